@@ -1,0 +1,19 @@
+import bcrypt from 'bcryptjs';
+
+/** bcrypt cost of new hashes; a stored hash of a lower cost is rehashed at the next sign-in. */
+export const bcryptCost = 12;
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, bcryptCost);
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(password, hash);
+}
+
+export function needsRehash(hash: string): boolean {
+  return bcrypt.getRounds(hash) < bcryptCost;
+}
+
+/** A hash of a random password, compared against when the user is unknown so timing gives nothing away. */
+export const dummyHash = bcrypt.hashSync('not-a-real-password', bcryptCost);

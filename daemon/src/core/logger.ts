@@ -1,0 +1,80 @@
+import winston from 'winston';
+import Transport from 'winston-transport';
+import type { LogLevel } from '../config/config.ts';
+import { currentContext } from './request-context.ts';
+import { redactSecrets } from './redact.ts';
+
+/** One entry as the log store keeps it. */
+export interface LogRecord {
+  time: string;
+  level: LogLevel;
+  /** `daemon`, `system/<service>` or `app/<id>`. */
+  source: string;
+  message: string;
+  fields: Record<string, unknown>;
+  requestId: string | null;
+  userId: number | null;
+}
+
+/** Receives every entry the daemon logs (the log store). Must not block: batch and return. */
+export interface LogSink {
+  write(record: LogRecord): void;
+}
+
+export type Logger = winston.Logger;
+
+const reserved = new Set(['level', 'message', 'timestamp', 'source', 'requestId', 'userId']);
+
+/** Adds the request context and removes secrets before any transport sees an entry. */
+const contextAndRedaction = winston.format((info) => {
+  const ctx = currentContext();
+  if (ctx && info.requestId === undefined) info.requestId = ctx.requestId;
+  if (ctx?.userId !== undefined && info.userId === undefined) info.userId = ctx.userId;
+  const extra = Object.fromEntries(Object.entries(info).filter(([key]) => !reserved.has(key)));
+  Object.assign(info, redactSecrets(extra));
+  info.timestamp ??= new Date().toISOString();
+  info.source ??= 'daemon';
+  return info;
+});
+
+class SinkTransport extends Transport {
+  constructor(private readonly sink: LogSink) {
+    super();
+  }
+
+  override log(info: Record<string | symbol, unknown>, next: () => void): void {
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(info)) {
+      if (!reserved.has(key)) fields[key] = value;
+    }
+    this.sink.write({
+      time: String(info.timestamp),
+      level: info.level as LogLevel,
+      source: String(info.source),
+      message: String(info.message ?? ''),
+      fields,
+      requestId: typeof info.requestId === 'string' ? info.requestId : null,
+      userId: typeof info.userId === 'number' ? info.userId : null,
+    });
+    next();
+  }
+}
+
+export interface LoggerOptions {
+  level: LogLevel;
+  console: boolean;
+  sinks: LogSink[];
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const transports: winston.transport[] = options.sinks.map((sink) => new SinkTransport(sink));
+  if (options.console) transports.push(new winston.transports.Console({ format: winston.format.json() }));
+  // winston refuses to log with no transport at all; a silent console keeps it quiet.
+  if (transports.length === 0) transports.push(new winston.transports.Console({ silent: true }));
+  return winston.createLogger({
+    level: options.level,
+    levels: { error: 0, warn: 1, info: 2, debug: 3 },
+    format: contextAndRedaction(),
+    transports,
+  });
+}

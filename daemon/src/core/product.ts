@@ -1,0 +1,5 @@
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export const product = { name: 'Cellar', version: pkg.version } as const;

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import session from 'express-session';
+import helmet from 'helmet';
+import type { Logger } from '../core/logger.ts';
+import { ProblemError } from '../core/problem-error.ts';
+import { problemHandler } from './problem.ts';
+import { requestId } from './request-id.ts';
+import './session-types.ts';
+
+export const sessionCookieName = 'box.sid';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  sessionStore: session.Store;
+  sessionSecret: string;
+  /** Idle lifetime of a session; each request renews it. */
+  sessionIdleMs: number;
+  secureCookies: boolean;
+  webDir: string | null;
+  /** Mounts every area's routes on the API router. */
+  mountApi: (router: Router) => void;
+}
+
+/** The session middleware is shared with the Socket.IO handshake, so it is built once here. */
+export function sessionMiddleware(options: HttpAppOptions): RequestHandler {
+  return session({
+    name: sessionCookieName,
+    secret: options.sessionSecret,
+    store: options.sessionStore,
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    cookie: { httpOnly: true, sameSite: 'strict', secure: options.secureCookies, maxAge: options.sessionIdleMs },
+  });
+}
+
+function webDesktop(webDir: string): Router {
+  const router = express.Router();
+  // Vite names built assets by content hash: they never change, so browsers keep them for a year.
+  router.use('/assets', express.static(path.join(webDir, 'assets'), { immutable: true, maxAge: '365d', index: false }));
+  router.use(express.static(webDir, { index: false, maxAge: 0 }));
+  // Every other GET outside /api is a desktop URL (windows are URLs): the page decides.
+  router.get(/^\/(?!api\/|api$|socket\.io\/).*/, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(path.join(webDir, 'index.html'));
+  });
+  return router;
+}
+
+export function createHttpApp(options: HttpAppOptions, sessions: RequestHandler): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'extended');
+  app.use(requestId());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // Svelte transitions set inline styles at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          connectSrc: ["'self'"],
+          upgradeInsecureRequests: options.secureCookies ? [] : null,
+        },
+      },
+      strictTransportSecurity: options.secureCookies,
+    }),
+  );
+  const api = express.Router();
+  api.use('/api', sessions);
+  options.mountApi(api);
+  app.use(api);
+  app.use('/api', (req, _res, next) => next(new ProblemError('request.route.not_found', undefined, { detail: `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}` })));
+  if (options.webDir && existsSync(path.join(options.webDir, 'index.html'))) app.use(webDesktop(options.webDir));
+  app.use((req, _res, next) => next(new ProblemError('request.route.not_found', undefined, { detail: `Nothing at ${req.method} ${req.path}` })));
+  app.use(problemHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,96 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import type { RawBody, RouteDef, RouteTable } from '../../../shared/src/api/route.ts';
+import type Joi from 'joi';
+import { currentContext } from '../core/request-context.ts';
+import { holdsRight, type Principal, type PrincipalResolver } from '../core/principal.ts';
+import { ProblemError } from '../core/problem-error.ts';
+import { assertCsrf, assertSameOrigin } from './csrf.ts';
+import type { AreaHandlers, HandlerContext } from './handler.ts';
+import { checkResponse, validatePart } from './validate.ts';
+
+export interface RouteDeps {
+  resolvePrincipal: PrincipalResolver;
+  validateResponses: boolean;
+}
+
+const defaultJsonLimit = 100 * 1024;
+const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function isRaw(x: unknown): x is RawBody {
+  return typeof x === 'object' && x !== null && (x as RawBody).raw === true;
+}
+
+/** `/api/jobs/{id}` becomes Express's `/api/jobs/:id`. */
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Reads the caller from the session; a session whose user is gone or deactivated is ended. */
+async function principalOf(req: Request, deps: RouteDeps): Promise<Principal | null> {
+  const userId = req.session?.userId;
+  if (userId === undefined) return null;
+  const found = await deps.resolvePrincipal(userId);
+  if (!found) {
+    await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+    return null;
+  }
+  const ctx = currentContext();
+  if (ctx) ctx.userId = found.id;
+  return { ...found, sessionId: req.sessionID };
+}
+
+function authorise(route: RouteDef, principal: Principal | null): void {
+  if (route.access === 'public') return;
+  if (!principal) throw new ProblemError('auth.session.required');
+  if (route.access === 'admin' && !principal.admin) throw new ProblemError('auth.permission.denied');
+  if (route.access.startsWith('right:') && !holdsRight(principal, route.access.slice('right:'.length))) throw new ProblemError('auth.permission.denied');
+}
+
+function jsonBody(route: RouteDef): RequestHandler[] {
+  if (!route.body || isRaw(route.body)) return [];
+  const parse = express.json({ limit: route.bodyLimit ?? defaultJsonLimit, strict: false });
+  return [
+    (req, _res, next) => {
+      if (req.get('Content-Length') !== undefined && req.get('Content-Length') !== '0' && !req.is('application/json')) {
+        next(new ProblemError('request.media_type.unsupported'));
+        return;
+      }
+      parse(req, _res, next);
+    },
+  ];
+}
+
+function bodyValue(schema: Joi.Schema, body: unknown): unknown {
+  // An absent body is an empty object for object schemas, so optional-field requests need none.
+  if (body === undefined && schema.type === 'object') return {};
+  return body;
+}
+
+/** Mounts one area's routes: parse, authenticate, CSRF, authorise, validate, call, answer. */
+export function registerArea<T extends RouteTable>(router: Router, table: T, handlers: AreaHandlers<T>, deps: RouteDeps): void {
+  for (const [name, route] of Object.entries(table) as [keyof T & string, RouteDef][]) {
+    const handler = handlers[name] as unknown as (ctx: HandlerContext<RouteDef>) => Promise<unknown>;
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](expressPath(route.path), ...jsonBody(route), async (req, res) => {
+      const user = await principalOf(req, deps);
+      if (stateChanging.has(route.method)) {
+        if (route.csrfExempt) assertSameOrigin(req);
+        else if (user) assertCsrf(req);
+      }
+      authorise(route, user);
+      const params = route.params ? validatePart(route.params, req.params, 'request.params.invalid', true) : {};
+      const query = route.query ? validatePart(route.query, req.query, 'request.query.invalid', true) : {};
+      let body: unknown = undefined;
+      if (route.body && isRaw(route.body)) body = req;
+      else if (route.body) body = validatePart(route.body, bodyValue(route.body, req.body), 'request.body.invalid', false);
+      const result = await handler({ params, query, body, user, session: req.session, req, res } as HandlerContext<RouteDef>);
+      if (res.headersSent || res.writableEnded) return;
+      if (route.status === 204 || result === undefined) {
+        res.status(route.status).end();
+        return;
+      }
+      if (deps.validateResponses && route.response && !isRaw(route.response)) checkResponse(route.response, result, route.id);
+      res.status(route.status).json(result);
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import Joi from 'joi';
+import { defineRoute } from './route.ts';
+
+export type Language = 'en' | 'de';
+export const languages: readonly Language[] = ['en', 'de'];
+
+export interface HealthResponse {
+  status: 'ok';
+  version: string;
+  uptimeSeconds: number;
+}
+
+export interface SetupInfo {
+  product: string;
+  version: string;
+  mode: 'development' | 'box';
+  /** System language: the sign-in page's language when the browser's is not offered. */
+  language: Language;
+  /** ISO 3166 country code, or null to follow each user's language. */
+  region: string | null;
+  /** First-run setup still applies (no administrator has signed in yet). */
+  firstRun: boolean;
+  /** The box runs from the installer medium. */
+  installer: boolean;
+}
+
+export const healthResponse = Joi.object<HealthResponse, true>({
+  status: Joi.string().valid('ok').required(),
+  version: Joi.string().required(),
+  uptimeSeconds: Joi.number().min(0).required(),
+}).id('HealthResponse');
+
+export const setupInfo = Joi.object<SetupInfo, true>({
+  product: Joi.string().required(),
+  version: Joi.string().required(),
+  mode: Joi.string().valid('development', 'box').required(),
+  language: Joi.string()
+    .valid(...languages)
+    .required(),
+  region: Joi.string()
+    .pattern(/^[A-Z]{2}$/)
+    .allow(null)
+    .required(),
+  firstRun: Joi.boolean().required(),
+  installer: Joi.boolean().required(),
+}).id('SetupInfo');
+
+export const systemRoutes = {
+  health: defineRoute({
+    id: 'system.health',
+    method: 'GET',
+    path: '/api/health',
+    access: 'public',
+    summary: 'Whether the daemon is up',
+    status: 200,
+    response: healthResponse,
+    errors: [],
+  }),
+  setup: defineRoute({
+    id: 'system.setup',
+    method: 'GET',
+    path: '/api/setup',
+    access: 'public',
+    summary: 'Product, version, language and region for the sign-in page, and whether setup or installer mode applies',
+    status: 200,
+    response: setupInfo,
+    errors: [],
+  }),
+};

@@ -1,0 +1,12 @@
+/** One error code of the catalog: its HTTP status, an English title, and the params it carries. */
+export interface ErrorSpec {
+  status: number;
+  title: string;
+  /** Names of the values `params` carries for this code (documentation and OpenAPI). */
+  params?: readonly string[];
+}
+
+/** Keeps the literal keys of an area's catalog while checking each entry's shape. */
+export function defineErrors<const T extends Record<string, ErrorSpec>>(entries: T): T {
+  return entries;
+}

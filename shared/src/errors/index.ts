@@ -1,0 +1,35 @@
+import type { ErrorSpec } from './catalog-entry.ts';
+import { authErrors } from './auth.ts';
+import { jobErrors } from './jobs.ts';
+import { requestErrors } from './request.ts';
+
+export type { ErrorSpec } from './catalog-entry.ts';
+
+/** Every error code the API can answer, area by area. One entry per code; add an area's file here. */
+export const errorCatalog = {
+  ...requestErrors,
+  ...authErrors,
+  ...jobErrors,
+} satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+/** Problem details body (RFC 9457) as every failure answers it. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  params?: Record<string, unknown>;
+  requestId: string;
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(errorCatalog, code);
+}
+
+/** The problem `type` URI of a code: a stable anchor in the API documentation. */
+export function problemType(code: ErrorCode): string {
+  return `/api/docs#error-${code}`;
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ApiError, createApiClient, type ApiClient } from '../../shared/src/client.ts';
+import type { UserInfo } from '../../shared/src/api/auth.ts';
+import type { Config } from '../../daemon/src/config/config.ts';
+import { createDaemon, type Daemon } from '../../daemon/src/daemon.ts';
+import { cookieFetch } from './cookie-fetch.ts';
+
+export const adminPassword = 'correct horse battery staple';
+
+/** One browser-like caller: its own cookies, CSRF token and typed client. */
+export interface TestClient {
+  api: ApiClient;
+  fetch: typeof fetch;
+  csrfToken: string | null;
+  cookieHeader(): string;
+  user: UserInfo | null;
+  /** A raw request with this client's cookies (and CSRF token when `csrf` is true). */
+  request(method: string, urlPath: string, init?: { body?: unknown; headers?: Record<string, string>; csrf?: boolean }): Promise<Response>;
+}
+
+export interface TestDaemon {
+  daemon: Daemon;
+  url: string;
+  dataDir: string;
+  client(): TestClient;
+  signIn(username?: string, password?: string): Promise<TestClient>;
+  /** Stops the daemon; the data directory stays when `keepData` (restart tests). */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/** A real daemon in this process on a free loopback port with a fresh data directory and SQLite file. */
+export async function startTestDaemon(config: Partial<Config> = {}): Promise<TestDaemon> {
+  const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));
+  const daemon = await createDaemon({
+    config: { mode: 'development', host: '127.0.0.1', port: 0, adminPassword, logLevel: 'debug', logToConsole: false, validateResponses: true, webDir: null, ...config, dataDir },
+    env: {},
+  });
+  await daemon.start();
+  const url = daemon.url();
+
+  const client = (): TestClient => {
+    const jar = cookieFetch();
+    const self: TestClient = {
+      api: createApiClient({ baseUrl: url, fetch: jar.fetch, csrfToken: () => self.csrfToken }),
+      fetch: jar.fetch,
+      csrfToken: null,
+      user: null,
+      cookieHeader: jar.cookieHeader,
+      request: (method, urlPath, init = {}) => {
+        const headers: Record<string, string> = { ...init.headers };
+        let body: string | undefined;
+        if (init.body !== undefined) {
+          body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+          headers['Content-Type'] ??= 'application/json';
+        }
+        if (init.csrf !== false && self.csrfToken && method !== 'GET') headers['X-CSRF-Token'] ??= self.csrfToken;
+        return jar.fetch(url + urlPath, { method, headers, body });
+      },
+    };
+    return self;
+  };
+
+  return {
+    daemon,
+    url,
+    dataDir,
+    client,
+    async signIn(username = 'admin', password = adminPassword) {
+      const c = client();
+      const answer = await c.api.auth.login({ body: { username, password } });
+      if (answer.state !== 'signedIn') throw new Error(`${username} needs a second factor`);
+      c.user = answer.user;
+      c.csrfToken = answer.user.csrfToken;
+      return c;
+    },
+    async close(options = {}) {
+      await daemon.close();
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts that a promise rejects with an ApiError of the given code and answers that error. */
+export async function expectProblem(promise: Promise<unknown>, code: string, status?: number): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code !== code) throw new Error(`expected ${code}, got ${err.code} (${err.status}): ${err.message}`);
+    if (status !== undefined && err.status !== status) throw new Error(`expected status ${status} for ${code}, got ${err.status}`);
+    return err;
+  }
+  throw new Error(`expected the call to fail with ${code}, but it succeeded`);
+}
