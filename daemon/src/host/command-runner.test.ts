@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { createLogger } from '../core/logger.ts';
+import { CommandError, CommandRunner } from './command-runner.ts';
+
+describe('CommandRunner', () => {
+  const records: { message: string; argv?: unknown; stdin?: unknown }[] = [];
+  const logger = createLogger({ level: 'debug', console: false, sinks: [{ write: (r) => records.push({ message: r.message, ...(r.fields as object) }) }] });
+
+  it('runs argument arrays without a shell', async () => {
+    const runner = new CommandRunner(logger, true);
+    const result = await runner.run(['printf', '%s', 'a; echo injected']);
+    expect(result.stdout).to.equal('a; echo injected');
+  });
+
+  it('passes standard input and never logs it', async () => {
+    const runner = new CommandRunner(logger, false);
+    await runner.run(['chpasswd'], { input: 'anna:secret-password' });
+    const entry = records.find((r) => r.message === 'would run' && Array.isArray(r.argv) && r.argv[0] === 'chpasswd');
+    expect(entry?.stdin).to.equal('[redacted]');
+    expect(JSON.stringify(records)).to.not.include('secret-password');
+    const real = await new CommandRunner(logger, true).run(['cat'], { input: 'hello' });
+    expect(real.stdout).to.equal('hello');
+  });
+
+  it('throws a CommandError with the output on failure, or answers it when allowed', async () => {
+    const runner = new CommandRunner(logger, true);
+    const err = await runner.run(['sh', '-c', 'echo oops >&2; exit 3']).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(CommandError);
+    expect((err as CommandError).result).to.include({ exitCode: 3, stderr: 'oops\n' });
+    const allowed = await runner.run(['sh', '-c', 'exit 2'], { allowFailure: true });
+    expect(allowed.exitCode).to.equal(2);
+    const missing = await runner.run(['no-such-command-here']).catch((e: unknown) => e);
+    expect((missing as CommandError).result.exitCode).to.equal(127);
+  });
+
+  it('kills a command past its timeout', async () => {
+    const err = await new CommandRunner(logger, true).run(['sleep', '5'], { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(CommandError);
+  });
+});

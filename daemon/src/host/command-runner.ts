@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import type { Logger } from '../core/logger.ts';
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface CommandOptions {
+  /** Milliseconds before the command is killed; default 60 s. */
+  timeoutMs?: number;
+  /** Written to the command's standard input (for example chpasswd's `user:password`). Never logged. */
+  input?: string;
+  /** Answer a non-zero exit instead of throwing. */
+  allowFailure?: boolean;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export class CommandError extends Error {
+  constructor(
+    readonly argv: readonly string[],
+    readonly result: CommandResult,
+  ) {
+    super(`${argv.join(' ')} exited with ${result.exitCode}: ${result.stderr.trim() || result.stdout.trim()}`);
+    this.name = 'CommandError';
+  }
+}
+
+/**
+ * Everything that runs on the machine goes through here: argument arrays, never a shell,
+ * always a timeout. In development mode (`apply: false`) nothing runs: the exact command is
+ * logged at debug level and an empty success answered, so every host effect can say what it
+ * would do.
+ */
+export class CommandRunner {
+  constructor(
+    private readonly logger: Logger,
+    readonly apply: boolean,
+  ) {}
+
+  async run(argv: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
+    const [file, ...args] = argv;
+    if (!file) throw new Error('empty command');
+    if (!this.apply) {
+      this.logger.debug('would run', { component: 'host', argv, stdin: options.input === undefined ? undefined : '[redacted]' });
+      return { stdout: '', stderr: '', exitCode: 0 };
+    }
+    return this.exec(file, args, argv, options);
+  }
+
+  /** Runs even in development mode: for read-only probes (lsblk, zpool list) whose output the daemon needs. */
+  async read(argv: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
+    const [file, ...args] = argv;
+    if (!file) throw new Error('empty command');
+    return this.exec(file, args, argv, options);
+  }
+
+  private exec(file: string, args: string[], argv: readonly string[], options: CommandOptions): Promise<CommandResult> {
+    this.logger.debug('run', { component: 'host', argv });
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        file,
+        args,
+        { timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024, env: options.env ?? process.env, signal: options.signal, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : (child.exitCode ?? -1)) : 0;
+          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+            reject(new CommandError(argv, { stdout: '', stderr: `${file}: command not found`, exitCode: 127 }));
+            return;
+          }
+          const result = { stdout, stderr, exitCode: code };
+          if (code !== 0 && !options.allowFailure) reject(new CommandError(argv, result));
+          else resolve(result);
+        },
+      );
+      if (options.input !== undefined) child.stdin?.end(options.input);
+      else child.stdin?.end();
+    });
+  }
+}
