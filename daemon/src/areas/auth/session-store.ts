@@ -6,10 +6,15 @@ import type { SessionRow } from './session.model.ts';
 /**
  * express-session store in the daemon's SQLite database, so sessions survive a restart.
  * It keeps the user id in a column so that every session of a user can be ended at once;
- * `ended` tells the topics hub to close that session's sockets.
+ * `ended` tells the topics hub to close that session's sockets. Reads come from a write-through
+ * cache (this process is the only writer), and a touch writes only once the expiry has moved by
+ * more than `touchSlackMs`, so a signed-in request costs no database write.
  */
 export class SqliteSessionStore extends session.Store {
   readonly ended = new EventEmitter<{ ended: [sid: string] }>();
+  private readonly cache = new Map<string, { data: string; expiresAt: number; stored: number }>();
+  private readonly touchSlackMs = 60_000;
+  private readonly cacheLimit = 10_000;
 
   constructor(
     private readonly rows: typeof SessionRow,
@@ -23,31 +28,60 @@ export class SqliteSessionStore extends session.Store {
     return Number.isFinite(cookieExpiry) ? cookieExpiry : Date.now() + this.idleMs;
   }
 
+  private remember(sid: string, data: string, expiresAt: number, stored: number): void {
+    if (this.cache.size >= this.cacheLimit) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(sid, { data, expiresAt, stored });
+  }
+
+  private async load(sid: string): Promise<{ data: string; expiresAt: number } | null> {
+    const cached = this.cache.get(sid);
+    if (cached) return cached;
+    const row = await this.rows.findByPk(sid);
+    if (!row) return null;
+    this.remember(sid, row.data, row.expiresAt, row.expiresAt);
+    return row;
+  }
+
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
-    this.rows
-      .findByPk(sid)
-      .then((row) => {
-        if (!row || row.expiresAt <= Date.now()) return callback(null, null);
-        callback(null, JSON.parse(row.data) as SessionData);
+    this.load(sid)
+      .then((found) => {
+        if (!found || found.expiresAt <= Date.now()) return callback(null, null);
+        callback(null, JSON.parse(found.data) as SessionData);
       })
       .catch(callback);
   }
 
   override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
+    const data = JSON.stringify(sess);
+    const expiresAt = this.expiry(sess);
     this.rows
-      .upsert({ sid, userId: sess.userId ?? null, data: JSON.stringify(sess), expiresAt: this.expiry(sess) })
-      .then(() => callback?.())
+      .upsert({ sid, userId: sess.userId ?? null, data, expiresAt })
+      .then(() => {
+        this.remember(sid, data, expiresAt, expiresAt);
+        callback?.();
+      })
       .catch((err) => callback?.(err));
   }
 
   override touch(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
+    const expiresAt = this.expiry(sess);
+    const cached = this.cache.get(sid);
+    if (cached && expiresAt - cached.stored < this.touchSlackMs) {
+      cached.expiresAt = expiresAt;
+      callback?.();
+      return;
+    }
     this.rows
-      .update({ expiresAt: this.expiry(sess) }, { where: { sid } })
-      .then(() => callback?.())
+      .update({ expiresAt }, { where: { sid } })
+      .then(() => {
+        if (cached) Object.assign(cached, { expiresAt, stored: expiresAt });
+        callback?.();
+      })
       .catch((err) => callback?.(err));
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.cache.delete(sid);
     this.rows
       .destroy({ where: { sid } })
       .then(() => {
@@ -60,6 +94,7 @@ export class SqliteSessionStore extends session.Store {
   /** Ends every session of a user (deactivation, password reset); answers how many. */
   async endUserSessions(userId: number, exceptSid?: string): Promise<number> {
     const rows = await this.rows.findAll({ where: { userId, ...(exceptSid ? { sid: { [Op.ne]: exceptSid } } : {}) }, attributes: ['sid'] });
+    for (const row of rows) this.cache.delete(row.sid);
     await this.rows.destroy({ where: { sid: rows.map((r) => r.sid) } });
     for (const row of rows) this.ended.emit('ended', row.sid);
     return rows.length;
@@ -67,12 +102,13 @@ export class SqliteSessionStore extends session.Store {
 
   /** Whether a session is still alive (the socket handshake checks this). */
   async isAlive(sid: string): Promise<SessionData | null> {
-    const row = await this.rows.findByPk(sid);
-    if (!row || row.expiresAt <= Date.now()) return null;
-    return JSON.parse(row.data) as SessionData;
+    const found = await this.load(sid);
+    if (!found || found.expiresAt <= Date.now()) return null;
+    return JSON.parse(found.data) as SessionData;
   }
 
   async purgeExpired(): Promise<number> {
+    for (const [sid, entry] of this.cache) if (entry.expiresAt <= Date.now()) this.cache.delete(sid);
     return this.rows.destroy({ where: { expiresAt: { [Op.lte]: Date.now() } } });
   }
 }

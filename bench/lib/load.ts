@@ -1,0 +1,43 @@
+import http from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+}
+
+/**
+ * A small closed-loop load generator on loopback: `concurrency` keep-alive connections
+ * each sending the next request when the last answer ends, for a fixed time.
+ */
+export async function load(url: string, options: { seconds: number; concurrency: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const deadline = Date.now() + options.seconds * 1000;
+  let requests = 0;
+  let errors = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const req = http.get(url, { agent, headers: options.headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) requests++;
+          else errors++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+    });
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (Date.now() < deadline) await one();
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  agent.destroy();
+  return { requests, errors, seconds, perSecond: requests / seconds };
+}
