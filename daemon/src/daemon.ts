@@ -5,22 +5,54 @@ import path from 'node:path';
 import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
-import { AuthService } from './areas/auth/auth.service.ts';
+import { topicName } from '../../shared/src/topics.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
+import { desktopHandlers } from './areas/desktop/desktop.routes.ts';
+import { initDesktopModels } from './areas/desktop/desktop.model.ts';
+import { DesktopService } from './areas/desktop/desktop.service.ts';
+import { initNotificationModel } from './areas/notifications/notification.model.ts';
+import { scheduleNotificationPrune } from './areas/notifications/notifications.jobs.ts';
+import { notificationsHandlers } from './areas/notifications/notifications.routes.ts';
+import { NotificationsService } from './areas/notifications/notifications.service.ts';
+import { notificationsTopic } from './areas/notifications/notifications.topic.ts';
+import { filesHandlers } from './areas/files/files.routes.ts';
+import { createSharesArea } from './areas/shares/shares-area.ts';
+import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails-area.ts';
+import { thumbnailsHandlers } from './areas/files/thumbnails/thumbnails.routes.ts';
+import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
 import { systemHandlers } from './areas/system/system.routes.ts';
-import { ensureInitialAdmin } from './areas/users/initial-admin.ts';
+import { createIdentity } from './areas/users/identity.ts';
+import { groupsHandlers } from './areas/users/groups.routes.ts';
+import { usersHandlers } from './areas/users/users.routes.ts';
+import { permissionsHandlers } from './areas/permissions/permissions.routes.ts';
 import { initUserModel } from './areas/users/user.model.ts';
-import { UsersService } from './areas/users/users.service.ts';
 import { loadConfig, type Config } from './config/config.ts';
 import { createLogger, type Logger } from './core/logger.ts';
+import { JournalIngest } from './areas/logs/journal-ingest.ts';
+import { LogStore } from './areas/logs/log-store.ts';
+import { logsHandlers } from './areas/logs/logs.routes.ts';
+import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/logs.service.ts';
+import { logTailTopic } from './areas/logs/logs.topic.ts';
+import { CommandRunner } from './host/command-runner.ts';
+import { JournalReader } from './host/journal.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import { JobEngine } from './core/jobs/job-engine.ts';
+import { jobTopicProvider } from './core/jobs/job-topic.ts';
+import { Scheduler } from './core/scheduler.ts';
+import { JobsService } from './areas/jobs/jobs.service.ts';
+import { jobsHandlers } from './areas/jobs/jobs.routes.ts';
 import { secretFile } from './core/secret-file.ts';
+import { TopicsHub } from './core/topics/topics-hub.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createHttpApp, sessionMiddleware } from './http/app.ts';
 import { registerArea, type RouteDeps } from './http/register-routes.ts';
+import { docsAssets } from './http/openapi/docs-assets.ts';
+import { docsHandlers } from './http/openapi/docs-handlers.ts';
+import { product } from './core/product.ts';
 
 export interface Daemon {
   config: Readonly<Config>;
@@ -28,6 +60,14 @@ export interface Daemon {
   server: Server;
   logger: Logger;
   db: Sequelize;
+  /** The live topics hub: areas register their topic providers and publish here. */
+  topics: TopicsHub;
+  /** Sessions in SQLite; ending one closes its sockets. */
+  sessionStore: SqliteSessionStore;
+  /** The jobs engine: areas register their job kinds here (tests register test-only kinds). */
+  jobs: JobEngine;
+  /** Periodic work of every area. */
+  scheduler: Scheduler;
   /** The address the server listens on once started (port 0 becomes the real port). */
   url(): string;
   start(): Promise<void>;
@@ -37,9 +77,16 @@ export interface Daemon {
 export interface DaemonOptions {
   config?: Partial<Config>;
   env?: NodeJS.ProcessEnv;
+  /** The time the daemon goes by (retention, expiry); tests move it. */
+  clock?: Clock;
+  /** Log store seams for tests: an archive directory before pools exist, a small export limit. */
+  logs?: { archive?: LogArchiveLocation; exportLimit?: number };
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
+const jobPruneIntervalMs = 60 * 60 * 1000;
+const logMaintainIntervalMs = 10 * 60 * 1000;
+const journalPollMs = 2000;
 
 /**
  * The composition root: builds everything in order and hands each service the narrow
@@ -49,17 +96,65 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const config = loadConfig(options.config, options.env);
   const startedAt = Date.now();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const logger = createLogger({ level: config.logLevel, console: config.logToConsole, sinks: [] });
+  // The log store is the logger's sink from the first entry on: entries wait in its buffer until the file is open.
+  const logStore = new LogStore({ onError: (err) => process.stderr.write(`log store: ${err instanceof Error ? err.message : String(err)}\n`) });
+  const logger = createLogger({ level: config.logLevel, console: config.logToConsole, sinks: [logStore] });
+  await logStore.open(path.join(config.dataDir, 'logs.sqlite'));
 
   const db = await openDatabase(path.join(config.dataDir, 'cellar.sqlite'), logger);
   await migrate(db, logger);
   const userRows = initUserModel(db);
   const sessionRows = initSessionModel(db);
 
-  const users = new UsersService({ users: userRows });
-  if (config.mode === 'development') await ensureInitialAdmin(userRows, config.dataDir, config.adminPassword, logger);
   const sessionStore = new SqliteSessionStore(sessionRows, sessionIdleMs);
-  const auth = new AuthService({ users, logger });
+  const topics = new TopicsHub({ logger, sessionAlive: async (sid) => (await sessionStore.isAlive(sid)) !== null });
+  // Sign-out, deactivation and ended sessions close their sockets at once.
+  sessionStore.ended.on('ended', (sid) => topics.closeSession(sid));
+  const identity = await createIdentity({
+    db,
+    logger,
+    userRows,
+    sessionStore,
+    topics,
+    dataDir: config.dataDir,
+    applyAccounts: config.mode === 'box',
+    initialAdmin: config.mode === 'development' ? { password: config.adminPassword } : null,
+  });
+  const { users, auth } = identity;
+  const clock = options.clock ?? systemClock;
+  const scheduler = new Scheduler({ clock, logger });
+  const jobs = new JobEngine({ db, logger, publisher: topics, clock });
+  topics.register(jobTopicProvider(jobs));
+  scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
+  const logs = new LogsService({ store: logStore, clock, archive: options.logs?.archive ?? noArchive, exportLimit: options.logs?.exportLimit });
+  await logs.init();
+  logs.publishTo(topics);
+  topics.register(logTailTopic(logs));
+  scheduler.every('logs.maintain', logMaintainIntervalMs, async () => void (await logs.maintain()));
+  if (config.mode === 'box') {
+    const journal = new JournalIngest(new JournalReader(new CommandRunner(logger, true)), logStore);
+    scheduler.every('logs.journal', journalPollMs, async () => void (await journal.runOnce()));
+  }
+  const desktop = new DesktopService({ models: initDesktopModels(db), clock });
+  const notifications = new NotificationsService({
+    notifications: initNotificationModel(db),
+    clock,
+    logger,
+    publish: (userId, event) => topics.publishToUser(userId, topicName.notifications, event.type, event.data),
+  });
+  topics.register(notificationsTopic(notifications));
+  scheduleNotificationPrune(scheduler, notifications);
+  const sharesArea = createSharesArea({
+    db,
+    mode: config.mode,
+    dataDir: config.dataDir,
+    logger,
+    topics,
+    listUsers: async () => (await userRows.findAll({ order: [['username', 'ASC']] })).map((u) => ({ id: u.id, username: u.username, admin: u.admin, active: u.active })),
+    // The hub does not count a topic's sockets yet: until it does, folder watches stay until close (bounded in number).
+    listenerCount: (topic) => (topics as Partial<{ listenerCount(t: string): number }>).listenerCount?.(topic) ?? 1,
+  });
+  const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
   const system = new SystemService({ mode: config.mode, startedAt });
 
   const routeDeps: RouteDeps = { resolvePrincipal: (id) => users.principal(id), validateResponses: config.validateResponses };
@@ -72,7 +167,19 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {
       registerArea(router, api.auth, authHandlers(auth), routeDeps);
+      registerArea(router, api.users, usersHandlers(users), routeDeps);
+      registerArea(router, api.groups, groupsHandlers(identity.groups), routeDeps);
+      registerArea(router, api.permissions, permissionsHandlers(identity.permissions), routeDeps);
       registerArea(router, api.system, systemHandlers(system), routeDeps);
+      registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
+      registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
+      registerArea(router, api.thumbnails, thumbnailsHandlers(thumbnails), routeDeps);
+      registerArea(router, api.jobs, jobsHandlers(new JobsService({ jobs })), routeDeps);
+      registerArea(router, api.logs, logsHandlers(logs), routeDeps);
+      registerArea(router, api.desktop, desktopHandlers(desktop), routeDeps);
+      registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
+      registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
+      router.use(docsAssets());
     },
   };
   const sessions = sessionMiddleware(httpOptions);
@@ -92,8 +199,16 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     server,
     logger,
     db,
+    topics,
+    sessionStore,
+    jobs,
+    scheduler,
     url,
     async start() {
+      await jobs.start();
+      await identity.start();
+      scheduler.start();
+      topics.attach(server, sessions, routeDeps.resolvePrincipal);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
@@ -104,9 +219,17 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       logger.info('listening', { component: 'daemon', url: url(), mode: config.mode });
     },
     async close() {
+      await scheduler.stop();
+      // Renders in flight publish and write rows: let them finish while topics and db are still open.
+      await thumbnails.close();
+      await jobs.stop();
+      await topics.close();
+      sharesArea.folderWatches.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
+      // Last, so the entries of the shutdown are kept too.
+      await logStore.close();
     },
   };
 }

@@ -25,7 +25,8 @@ export type CallArgs<D> = Part<'params', ParamsOf<D>> &
   Part<'query', QueryOf<D>> &
   BodyPart<D> & { headers?: Record<string, string>; signal?: AbortSignal };
 
-type Caller<D> = {} extends CallArgs<D> ? (args?: CallArgs<D>) => Promise<ResponseOf<D>> : (args: CallArgs<D>) => Promise<ResponseOf<D>>;
+// Arguments may be left out exactly when every part of them is optional.
+type Caller<D> = Record<never, never> extends CallArgs<D> ? (args?: CallArgs<D>) => Promise<ResponseOf<D>> : (args: CallArgs<D>) => Promise<ResponseOf<D>>;
 
 /** `client.auth.login({ body })`: one typed function per operation of the route tables. */
 export type ApiClient = { [A in keyof Api]: { [O in keyof Api[A]]: Caller<Api[A][O]> } };

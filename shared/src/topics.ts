@@ -1,4 +1,11 @@
+import type { FileEntry } from './api/files.ts';
+import type { ThumbnailReason, ThumbnailSize } from './api/thumbnails.ts';
 import type { Job } from './api/jobs.ts';
+import type { Notification, NotificationList } from './api/notifications.ts';
+import type { ShareInfo } from './api/shares.ts';
+import type { LogEntry } from './api/logs.ts';
+import type { EffectiveRights } from './api/permissions.ts';
+import type { PoolList, StorageHealth } from './api/storage.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -16,13 +23,67 @@ function topic<Snapshot, Event>(pattern: RegExp): TopicSpec<Snapshot, Event> {
 }
 
 export type JobEvent = { type: 'changed'; data: Job };
+/** New log entries in the batches the store wrote them, oldest first; administrators only. */
+export type LogTailEvent = { type: 'entries'; data: LogEntry[] };
+
+/** Says only that the caller's list of shares may have changed: fetch GET /api/shares again. */
+export type SharesListEvent = { type: 'changed'; data: Record<string, never> };
+/**
+ * Changes of one listed folder, seen by the file system (also those made over SMB, SFTP or a shell).
+ * `entry` is the entry as it is now (null once deleted); `renamed` carries the old name too.
+ */
+export type FolderEvent =
+  | { type: 'created' | 'changed'; data: { name: string; entry: FileEntry } }
+  | { type: 'deleted'; data: { name: string; entry: null } }
+  | { type: 'renamed'; data: { name: string; oldName: string; entry: FileEntry } };
+
+/** A queued thumbnail was rendered (fetch it with `v`) or could not be. */
+export type ThumbnailEvent =
+  | { type: 'ready'; data: { path: string; size: ThumbnailSize; v: string } }
+  | { type: 'failed'; data: { path: string; size: ThumbnailSize; v: string; reason: ThumbnailReason } };
+
+/** Changes of the caller's notifications: apply them to the snapshot to keep the list GET /api/notifications answers. */
+export type NotificationEvent =
+  | { type: 'created'; data: Notification }
+  | { type: 'read'; data: { ids: number[] } }
+  | { type: 'deleted'; data: { ids: number[] } };
+
+/** A user's rights changed (grants, groups, administrator flag): the desktop re-reads what it may show. */
+export type UserGrantsEvent = { type: 'changed'; data: EffectiveRights };
+
+/** The pools as GET /api/storage/pools answers them, sent whole on every change (scrub progress included); administrators only. */
+export type StoragePoolsEvent = { type: 'changed'; data: PoolList };
+/** Alerts and SMART state as GET /api/storage/alerts answers them for the subscriber; administrators only. */
+export type StorageAlertsEvent = { type: 'changed'; data: StorageHealth };
 
 export const topics = {
+  storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
+  storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
+  /** Snapshot: the user's effective rights; only the user themself may subscribe. */
+  userGrants: topic<EffectiveRights, UserGrantsEvent>(/^users\/\d+\/grants$/),
+  /** Snapshot: the same list as GET /api/shares for the caller. */
+  sharesList: topic<ShareInfo[], SharesListEvent>(/^shares\/list$/),
+  /** `files/<shareId>` for a share's top folder, `files/<shareId>/<path>` below it; no snapshot. */
+  folder: topic<undefined, FolderEvent>(/^files\/\d+(\/.+)?$/),
   job: topic<Job, JobEvent>(/^jobs\/\d+$/),
+  /** `thumbnails/<shareId>`: thumbnails of the share queued by POST .../thumbnails; no snapshot. */
+  thumbnails: topic<undefined, ThumbnailEvent>(/^thumbnails\/\d+$/),
+  /** Each user reads their own; snapshot: the same list as GET /api/notifications. */
+  notifications: topic<NotificationList, NotificationEvent>(/^notifications$/),
+  /** Snapshot: the newest 100 entries, newest first. */
+  logTail: topic<LogEntry[], LogTailEvent>(/^logs\/tail$/),
 };
 
 export const topicName = {
+  storagePools: 'storage/pools',
+  storageAlerts: 'storage/alerts',
+  userGrants: (userId: number) => `users/${userId}/grants`,
+  sharesList: 'shares/list',
+  folder: (shareId: number, path: string) => (path === '' ? `files/${shareId}` : `files/${shareId}/${path}`),
   job: (jobId: number) => `jobs/${jobId}`,
+  thumbnails: (shareId: number) => `thumbnails/${shareId}`,
+  notifications: 'notifications',
+  logTail: 'logs/tail',
 };
 
 /** What a client receives for a subscribed topic. */
@@ -35,3 +96,42 @@ export interface TopicEvent<T = unknown> {
 export type SubscribeAck<S = unknown> =
   | { ok: true; snapshot?: S }
   | { ok: false; problem: import('./errors/index.ts').ProblemDetails };
+
+/*
+ * The Socket.IO protocol at /socket.io (same origin, session cookie box.sid).
+ * A refused handshake fails with `connect_error` whose `data` is ProblemDetails
+ * (auth.session.required). A socket whose session ends (sign-out, deactivation,
+ * expiry) is disconnected by the server ("io server disconnect").
+ */
+
+/** Body of "subscribe" and "unsubscribe". A malformed one is answered with request.body.invalid. */
+export interface TopicRequest {
+  topic: string;
+}
+
+/** "unsubscribe" may take an ack; it answers once the topic has stopped. */
+export type UnsubscribeAck = { ok: true } | { ok: false; problem: import('./errors/index.ts').ProblemDetails };
+
+/**
+ * Sent as "topic.ended" when the server stops a subscribed topic on its own, for example
+ * after a grant change (auth.permission.denied). No "event" follows for that topic.
+ */
+export interface TopicEnded {
+  topic: string;
+  problem: import('./errors/index.ts').ProblemDetails;
+}
+
+/** Most topics one connection may hold at once (topics.subscriptions.too_many beyond). */
+export const maxTopicsPerSocket = 200;
+
+/** What the server emits: Socket.IO's ServerToClientEvents. */
+export interface TopicServerEvents {
+  event: (event: TopicEvent) => void;
+  'topic.ended': (ended: TopicEnded) => void;
+}
+
+/** What the client emits: Socket.IO's ClientToServerEvents. */
+export interface TopicClientEvents {
+  subscribe: (request: TopicRequest, ack: (answer: SubscribeAck) => void) => void;
+  unsubscribe: (request: TopicRequest, ack?: (answer: UnsubscribeAck) => void) => void;
+}

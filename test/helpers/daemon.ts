@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ApiError, createApiClient, type ApiClient } from '../../shared/src/client.ts';
 import type { UserInfo } from '../../shared/src/api/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
-import { createDaemon, type Daemon } from '../../daemon/src/daemon.ts';
+import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';
 
 export const adminPassword = 'correct horse battery staple';
@@ -31,11 +31,12 @@ export interface TestDaemon {
 }
 
 /** A real daemon in this process on a free loopback port with a fresh data directory and SQLite file. */
-export async function startTestDaemon(config: Partial<Config> = {}): Promise<TestDaemon> {
+export async function startTestDaemon(config: Partial<Config> = {}, options: Pick<DaemonOptions, 'clock' | 'logs'> = {}): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));
   const daemon = await createDaemon({
     config: { mode: 'development', host: '127.0.0.1', port: 0, adminPassword, logLevel: 'debug', logToConsole: false, validateResponses: true, webDir: null, ...config, dataDir },
     env: {},
+    ...options,
   });
   await daemon.start();
   const url = daemon.url();
@@ -88,8 +89,8 @@ export async function expectProblem(promise: Promise<unknown>, code: string, sta
     await promise;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.code !== code) throw new Error(`expected ${code}, got ${err.code} (${err.status}): ${err.message}`);
-    if (status !== undefined && err.status !== status) throw new Error(`expected status ${status} for ${code}, got ${err.status}`);
+    if (err.code !== code) throw new Error(`expected ${code}, got ${err.code} (${err.status}): ${err.message}`, { cause: err });
+    if (status !== undefined && err.status !== status) throw new Error(`expected status ${status} for ${code}, got ${err.status}`, { cause: err });
     return err;
   }
   throw new Error(`expected the call to fail with ${code}, but it succeeded`);

@@ -82,7 +82,7 @@ export function registerArea<T extends RouteTable>(router: Router, table: T, han
       const query = route.query ? validatePart(route.query, req.query, 'request.query.invalid', true) : {};
       let body: unknown = undefined;
       if (route.body && isRaw(route.body)) body = req;
-      else if (route.body) body = validatePart(route.body, bodyValue(route.body, req.body), 'request.body.invalid', false);
+      else if (route.body) body = validatePart(route.body, bodyValue(route.body, req.body), route.bodyErrorCode ?? 'request.body.invalid', false);
       const result = await handler({ params, query, body, user, session: req.session, req, res } as HandlerContext<RouteDef>);
       if (res.headersSent || res.writableEnded) return;
       if (route.status === 204 || result === undefined) {

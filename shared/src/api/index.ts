@@ -1,13 +1,35 @@
 import { authRoutes } from './auth.ts';
+import { filesRoutes } from './files.ts';
+import { groupsRoutes } from './groups.ts';
+import { permissionsRoutes } from './permissions.ts';
+import { usersRoutes } from './users.ts';
+import { desktopRoutes } from './desktop.ts';
+import { docsRoutes } from './docs.ts';
 import { jobsRoutes } from './jobs.ts';
+import { logsRoutes } from './logs.ts';
+import { notificationsRoutes } from './notifications.ts';
 import type { RouteTable } from './route.ts';
+import { sharesRoutes } from './shares.ts';
+import { storageRoutes } from './storage.ts';
 import { systemRoutes } from './system.ts';
+import { thumbnailsRoutes } from './thumbnails.ts';
 
 /** Every area's route table, by area. Add an area here once and it is served, documented and typed. */
 export const api = {
   auth: authRoutes,
+  files: filesRoutes,
+  groups: groupsRoutes,
+  permissions: permissionsRoutes,
+  users: usersRoutes,
+  desktop: desktopRoutes,
+  docs: docsRoutes,
   jobs: jobsRoutes,
+  logs: logsRoutes,
+  notifications: notificationsRoutes,
+  shares: sharesRoutes,
+  storage: storageRoutes,
   system: systemRoutes,
+  thumbnails: thumbnailsRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

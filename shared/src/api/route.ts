@@ -41,6 +41,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
   bodyLimit?: number;
   /** The two sign-in requests carry no CSRF token yet; they check Origin instead. */
   csrfExempt?: boolean;
+  /** Code of an invalid JSON body when the spec names one for the route (default `request.body.invalid`). */
+  bodyErrorCode?: ErrorCode;
   /** Request headers the operation reads (for example If-Match), documented in OpenAPI. */
   headers?: readonly string[];
 }
@@ -53,9 +55,11 @@ export type BodyOf<D> = D extends { body: RawBody } ? Blob | ArrayBuffer | Uint8
 export type ResponseOf<D> = D extends { response: RawBody } ? Blob : D extends { response: infer S } ? Inner<S> : void;
 
 /** Declares a route, keeping its literal id and schema types for handlers and the client. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- joi schema types are invariant in their value type: only `any` accepts every route's own types
 export function defineRoute<const D extends RouteDef<any, any, any, any>>(def: D): D {
   return def;
 }
 
 /** The routes of one area, by operation name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as in defineRoute: a table holds routes of every value type
 export type RouteTable = Record<string, RouteDef<any, any, any, any>>;

@@ -1,15 +1,31 @@
 import type { ErrorSpec } from './catalog-entry.ts';
 import { authErrors } from './auth.ts';
+import { filesErrors } from './files.ts';
+import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
+import { logErrors } from './logs.ts';
+import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
+import { storageErrors } from './storage.ts';
+import { thumbnailErrors } from './thumbnails.ts';
+import { topicErrors } from './topics.ts';
+import { usersErrors } from './users.ts';
 
 export type { ErrorSpec } from './catalog-entry.ts';
 
 /** Every error code the API can answer, area by area. One entry per code; add an area's file here. */
 export const errorCatalog = {
   ...requestErrors,
+  ...storageErrors,
   ...authErrors,
+  ...filesErrors,
+  ...desktopErrors,
   ...jobErrors,
+  ...logErrors,
+  ...notificationErrors,
+  ...thumbnailErrors,
+  ...topicErrors,
+  ...usersErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -3,6 +3,9 @@ import { Op } from 'sequelize';
 import session, { type SessionData } from 'express-session';
 import type { SessionRow } from './session.model.ts';
 
+/** Sessions end 24 hours after the sign-in at the latest. */
+export const absoluteSessionMs = 24 * 60 * 60 * 1000;
+
 /**
  * express-session store in the daemon's SQLite database, so sessions survive a restart.
  * It keeps the user id in a column so that every session of a user can be ended at once;
@@ -19,13 +22,24 @@ export class SqliteSessionStore extends session.Store {
   constructor(
     private readonly rows: typeof SessionRow,
     private readonly idleMs: number,
+    /** Absolute lifetime from the sign-in, however active the session is. */
+    private readonly absoluteMs: number = absoluteSessionMs,
   ) {
     super();
   }
 
   private expiry(sess: SessionData): number {
     const cookieExpiry = sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : NaN;
-    return Number.isFinite(cookieExpiry) ? cookieExpiry : Date.now() + this.idleMs;
+    const idle = Number.isFinite(cookieExpiry) ? cookieExpiry : Date.now() + this.idleMs;
+    return sess.signedInAt ? Math.min(idle, sess.signedInAt + this.absoluteMs) : idle;
+  }
+
+  /** The session's data while it lives: neither idle past its expiry nor older than the absolute lifetime. */
+  private alive(found: { data: string; expiresAt: number } | null): SessionData | null {
+    if (!found || found.expiresAt <= Date.now()) return null;
+    const data = JSON.parse(found.data) as SessionData;
+    if (data.signedInAt && data.signedInAt + this.absoluteMs <= Date.now()) return null;
+    return data;
   }
 
   private remember(sid: string, data: string, expiresAt: number, stored: number): void {
@@ -33,7 +47,7 @@ export class SqliteSessionStore extends session.Store {
     this.cache.set(sid, { data, expiresAt, stored });
   }
 
-  private async load(sid: string): Promise<{ data: string; expiresAt: number } | null> {
+  private async lookup(sid: string): Promise<{ data: string; expiresAt: number } | null> {
     const cached = this.cache.get(sid);
     if (cached) return cached;
     const row = await this.rows.findByPk(sid);
@@ -43,11 +57,8 @@ export class SqliteSessionStore extends session.Store {
   }
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
-    this.load(sid)
-      .then((found) => {
-        if (!found || found.expiresAt <= Date.now()) return callback(null, null);
-        callback(null, JSON.parse(found.data) as SessionData);
-      })
+    this.lookup(sid)
+      .then((found) => callback(null, this.alive(found)))
       .catch(callback);
   }
 
@@ -102,9 +113,7 @@ export class SqliteSessionStore extends session.Store {
 
   /** Whether a session is still alive (the socket handshake checks this). */
   async isAlive(sid: string): Promise<SessionData | null> {
-    const found = await this.load(sid);
-    if (!found || found.expiresAt <= Date.now()) return null;
-    return JSON.parse(found.data) as SessionData;
+    return this.alive(await this.lookup(sid));
   }
 
   async purgeExpired(): Promise<number> {

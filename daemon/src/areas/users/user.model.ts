@@ -4,6 +4,8 @@ import type { Language } from '../../../../shared/src/api/system.ts';
 export class UserRow extends Model {
   declare id: number;
   declare username: string;
+  /** System uid, 20000 to 29999. */
+  declare uid: number;
   declare displayName: string;
   declare passwordHash: string;
   declare admin: boolean;
@@ -18,6 +20,7 @@ export function initUserModel(sequelize: Sequelize): typeof UserRow {
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       username: { type: DataTypes.TEXT, allowNull: false, unique: true },
+      uid: { type: DataTypes.INTEGER, allowNull: false, unique: true },
       displayName: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
       passwordHash: { type: DataTypes.TEXT, allowNull: false },
       admin: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },

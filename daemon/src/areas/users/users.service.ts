@@ -1,11 +1,31 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { specialRights } from '../../../../shared/src/api/permissions.ts';
+import type { NewUser, UserDeleteQuery, UserDeletion, UserSummary, UserUpdate } from '../../../../shared/src/api/users.ts';
+import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { SystemAccounts } from '../../host/accounts.ts';
+import type { Rights } from '../permissions/rights.ts';
+import { nextAccountId } from './account-ids.ts';
+import type { GroupModels } from './group.model.ts';
+import { onHost, reservedNames, syncProtocolGroups, type IdentityEvents } from './host-effects.ts';
+import { assertPasswordPolicy } from './password-policy.ts';
+import { hashPassword } from './passwords.ts';
 import type { UserRow } from './user.model.ts';
 
 export interface UsersDeps {
+  db: Sequelize;
   users: typeof UserRow;
+  groups: GroupModels;
+  rights: Rights;
+  accounts: SystemAccounts;
+  sessions: { endUserSessions(userId: number, exceptSid?: string): Promise<number> };
+  totp: { enabledUserIds(): Promise<Set<number>> };
+  events: IdentityEvents;
+  logger: Logger;
 }
 
-/** Users as the rest of the daemon sees them; the Identity area grows this into the full user administration. */
+/** Users: the records, their system accounts and the rules of spec 4.6. */
 export class UsersService {
   constructor(private readonly deps: UsersDeps) {}
 
@@ -17,9 +37,170 @@ export class UsersService {
     return this.deps.users.findByPk(id);
   }
 
+  count(): Promise<number> {
+    return this.deps.users.count();
+  }
+
+  /** Resolved on every request: rights, administrator and deactivation apply at once. */
   async principal(userId: number): Promise<Omit<Principal, 'sessionId'> | null> {
     const user = await this.deps.users.findByPk(userId);
     if (!user || !user.active) return null;
-    return { id: user.id, username: user.username, admin: user.admin, rights: new Set() };
+    const grants = await this.deps.rights.ofUser(user);
+    return { id: user.id, username: user.username, admin: grants.admin, rights: new Set(grants.effective) };
+  }
+
+  async list(): Promise<UserSummary[]> {
+    const users = await this.deps.users.findAll({ order: [['username', 'ASC']] });
+    return this.summaries(users);
+  }
+
+  private async get(userId: number, transaction?: Transaction): Promise<UserRow> {
+    const user = await this.deps.users.findByPk(userId, { transaction });
+    if (!user) throw new ProblemError('users.user.not_found', { userId });
+    return user;
+  }
+
+  private async summaries(users: UserRow[], transaction?: Transaction): Promise<UserSummary[]> {
+    const ids = users.map((u) => u.id);
+    const totp = await this.deps.totp.enabledUserIds();
+    const members = await this.deps.groups.members.findAll({ where: { userId: ids }, transaction });
+    const out: UserSummary[] = [];
+    for (const u of users) {
+      const own = await this.deps.rights.own(u, transaction);
+      out.push({
+        id: u.id,
+        username: u.username,
+        displayName: u.displayName,
+        uid: u.uid,
+        admin: u.admin,
+        smb: own.includes(specialRights.smb),
+        sftp: own.includes(specialRights.sftp),
+        active: u.active,
+        totpEnabled: totp.has(u.id),
+        language: u.language,
+        groupIds: members.filter((m) => m.userId === u.id).map((m) => m.groupId).sort((a, b) => a - b),
+        home: null,
+        createdAt: u.createdAt,
+      });
+    }
+    return out;
+  }
+
+  private async summary(user: UserRow, transaction?: Transaction): Promise<UserSummary> {
+    const [one] = await this.summaries([user], transaction);
+    return one!;
+  }
+
+  /** The record with the next uid; shared by user creation and the first administrator. */
+  async insert(fields: { username: string; displayName: string; passwordHash: string; admin: boolean; language: UserRow['language'] }, transaction: Transaction): Promise<UserRow> {
+    const uid = await nextAccountId(this.deps.groups.accountIds, 'uid', transaction);
+    const now = new Date().toISOString();
+    return this.deps.users.create({ ...fields, uid, active: true, createdAt: now, updatedAt: now }, { transaction });
+  }
+
+  async create(body: NewUser): Promise<UserSummary> {
+    assertPasswordPolicy(body.password, body.username);
+    if (reservedNames.has(body.username)) throw new ProblemError('users.username.reserved', { username: body.username });
+    const passwordHash = await hashPassword(body.password);
+    const hostTaken = await this.deps.accounts.userExists(body.username);
+    const user = await this.deps.db.transaction(async (transaction) => {
+      if (await this.deps.users.findOne({ where: { username: body.username }, transaction })) throw new ProblemError('users.username.taken', { username: body.username });
+      if (hostTaken) throw new ProblemError('users.username.reserved', { username: body.username });
+      const groups = await this.memberGroups(body.groupIds ?? [], transaction);
+      const row = await this.insert({ username: body.username, displayName: body.displayName ?? '', passwordHash, admin: body.admin ?? false, language: body.language ?? 'en' }, transaction);
+      if (body.smb) await this.deps.rights.setOwn(row.id, specialRights.smb, true, transaction);
+      if (body.sftp) await this.deps.rights.setOwn(row.id, specialRights.sftp, true, transaction);
+      await this.deps.groups.members.bulkCreate(groups.map((g) => ({ groupId: g.id, userId: row.id })), { transaction });
+      await onHost(async () => {
+        await this.deps.accounts.createUser({ username: row.username, uid: row.uid, displayName: row.displayName, password: body.password, active: true });
+        try {
+          for (const g of groups) await this.deps.accounts.setGroupMembers(g.name, await this.memberNames(g.id, transaction));
+          await syncProtocolGroups(this.deps.accounts, this.deps.rights, transaction);
+        } catch (err) {
+          await this.deps.accounts.deleteUser(row.username).catch(() => undefined);
+          throw err;
+        }
+      });
+      return row;
+    });
+    this.deps.logger.info('user created', { component: 'users', userId: user.id, username: user.username, uid: user.uid });
+    return this.summary(user);
+  }
+
+  private async memberGroups(groupIds: readonly number[], transaction: Transaction) {
+    const groups = await this.deps.groups.groups.findAll({ where: { id: [...groupIds], builtIn: false }, transaction });
+    const missing = groupIds.filter((id) => !groups.some((g) => g.id === id));
+    if (missing.length) throw new ProblemError('request.body.invalid', { errors: missing.map((id) => ({ path: 'groupIds', message: `there is no group ${id}` })) });
+    return groups;
+  }
+
+  async memberNames(groupId: number, transaction: Transaction): Promise<string[]> {
+    const rows = await this.deps.groups.members.findAll({ where: { groupId }, transaction });
+    const users = await this.deps.users.findAll({ where: { id: rows.map((r) => r.userId) }, transaction });
+    return users.map((u) => u.username).sort();
+  }
+
+  async update(actor: Principal, userId: number, body: UserUpdate): Promise<UserSummary> {
+    const before = await this.get(userId);
+    if (body.active === false && userId === actor.id) throw new ProblemError('users.self.deactivate');
+    const user = await this.deps.db.transaction(async (transaction) => {
+      const row = await this.get(userId, transaction);
+      const { accounts, rights } = this.deps;
+      const fields: Partial<UserRow> = { updatedAt: new Date().toISOString() };
+      if (body.displayName !== undefined) fields.displayName = body.displayName;
+      if (body.admin !== undefined) fields.admin = body.admin;
+      if (body.active !== undefined) fields.active = body.active;
+      await row.update(fields, { transaction });
+      const smbBefore = await rights.hasOwn(userId, specialRights.smb, transaction);
+      const sftpBefore = await rights.hasOwn(userId, specialRights.sftp, transaction);
+      if (body.smb !== undefined) await rights.setOwn(userId, specialRights.smb, body.smb, transaction);
+      if (body.sftp !== undefined) await rights.setOwn(userId, specialRights.sftp, body.sftp, transaction);
+      await rights.assertAdminLeft(transaction);
+      await onHost(async () => {
+        if (body.displayName !== undefined && body.displayName !== before.displayName) await accounts.setDisplayName(row.username, body.displayName);
+        if (body.active !== undefined && body.active !== before.active) await accounts.setActive(row.username, body.active);
+        const protocolsChanged = (body.smb !== undefined && body.smb !== smbBefore) || (body.sftp !== undefined && body.sftp !== sftpBefore);
+        if (protocolsChanged || (body.active !== undefined && body.active !== before.active)) await syncProtocolGroups(accounts, rights, transaction);
+      });
+      return row;
+    });
+    if (before.active && !user.active) {
+      const ended = await this.deps.sessions.endUserSessions(userId);
+      this.deps.logger.info('user deactivated', { component: 'users', userId, sessionsEnded: ended });
+    }
+    this.deps.events.rightsChanged([userId]);
+    return this.summary(user);
+  }
+
+  async remove(actor: Principal, userId: number, query: UserDeleteQuery): Promise<UserDeletion> {
+    const user = await this.get(userId);
+    if (userId === actor.id) throw new ProblemError('users.self.delete');
+    const home = query.home ?? 'keep';
+    if (home === 'delete' && query.confirm !== user.username) throw new ProblemError('users.confirm.mismatch', { expected: 'the user name' });
+    // Homes arrive with the home pool (Storage); until then nothing can be deleted or moved.
+    if (home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
+    await this.deps.db.transaction(async (transaction) => {
+      await this.deps.users.destroy({ where: { id: userId }, transaction });
+      await this.deps.rights.assertAdminLeft(transaction);
+      // userdel also takes the account out of every group, the SMB and SFTP ones included.
+      await onHost(() => this.deps.accounts.deleteUser(user.username));
+    });
+    this.deps.logger.info('user deleted', { component: 'users', userId, username: user.username, uid: user.uid });
+    // The sessions went with the user row (cascade); the re-check closes their sockets.
+    this.deps.events.rightsChanged([userId]);
+    return { userId, username: user.username, home, keptHome: null, job: null };
+  }
+
+  /** Password reset by an administrator, or the user's own change (which keeps the current session). */
+  async setPassword(userId: number, password: string, exceptSessionId?: string): Promise<void> {
+    const user = await this.get(userId);
+    assertPasswordPolicy(password, user.username);
+    const passwordHash = await hashPassword(password);
+    await this.deps.db.transaction(async (transaction) => {
+      await user.update({ passwordHash, updatedAt: new Date().toISOString() }, { transaction });
+      await onHost(() => this.deps.accounts.setPassword(user.username, password));
+    });
+    const ended = await this.deps.sessions.endUserSessions(userId, exceptSessionId);
+    this.deps.logger.info('password set', { component: 'users', userId, sessionsEnded: ended });
   }
 }

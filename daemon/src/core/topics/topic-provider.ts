@@ -18,3 +18,13 @@ export interface TopicProvider {
 export interface TopicPublisher {
   publish(topic: string, type: string, data: unknown): void;
 }
+
+/**
+ * How areas whose grants change (shares, apps, users, groups) make open subscriptions
+ * follow at once: topics a user may no longer read stop with "topic.ended".
+ */
+export interface TopicRechecker {
+  recheckUser(userId: number): Promise<void>;
+  /** After a change that touches many users at once (a group's grants). */
+  recheckAll(): Promise<void>;
+}

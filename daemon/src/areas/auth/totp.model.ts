@@ -1,0 +1,63 @@
+import { DataTypes, Model, type Sequelize } from 'sequelize';
+
+/** A user's TOTP secret: pending until confirmed (enabled false), then on. The secret never reaches a log. */
+export class TotpRow extends Model {
+  declare userId: number;
+  declare secret: string;
+  declare enabled: boolean;
+  declare lastStep: number | null;
+  declare updatedAt: string;
+}
+
+export class RecoveryCodeRow extends Model {
+  declare id: number;
+  declare userId: number;
+  declare codeHash: string;
+  declare usedAt: string | null;
+}
+
+/** Failed sign-ins per user name (`user:<name>`) and per client address (`ip:<addr>`). */
+export class ThrottleRow extends Model {
+  declare key: string;
+  declare failures: number;
+  declare firstAt: number;
+  declare lockedUntil: number;
+}
+
+export interface AuthModels {
+  totp: typeof TotpRow;
+  recoveryCodes: typeof RecoveryCodeRow;
+  throttle: typeof ThrottleRow;
+}
+
+export function initAuthModels(sequelize: Sequelize): AuthModels {
+  TotpRow.init(
+    {
+      userId: { type: DataTypes.INTEGER, primaryKey: true },
+      secret: { type: DataTypes.TEXT, allowNull: false },
+      enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      lastStep: { type: DataTypes.INTEGER, allowNull: true },
+      updatedAt: { type: DataTypes.TEXT, allowNull: false },
+    },
+    { sequelize, tableName: 'user_totp' },
+  );
+  RecoveryCodeRow.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      codeHash: { type: DataTypes.TEXT, allowNull: false },
+      usedAt: { type: DataTypes.TEXT, allowNull: true },
+    },
+    { sequelize, tableName: 'recovery_codes' },
+  );
+  ThrottleRow.init(
+    {
+      key: { type: DataTypes.TEXT, primaryKey: true },
+      failures: { type: DataTypes.INTEGER, allowNull: false },
+      firstAt: { type: DataTypes.INTEGER, allowNull: false },
+      lockedUntil: { type: DataTypes.INTEGER, allowNull: false },
+    },
+    { sequelize, tableName: 'login_throttle' },
+  );
+  return { totp: TotpRow, recoveryCodes: RecoveryCodeRow, throttle: ThrottleRow };
+}

@@ -1,0 +1,119 @@
+import { DataTypes, Model, type Sequelize } from 'sequelize';
+import type { DesktopItemKind, Wallpaper } from '../../../../shared/src/api/desktop.ts';
+
+export class DesktopItemRow extends Model {
+  declare id: number;
+  declare userId: number;
+  declare kind: DesktopItemKind;
+  declare label: string;
+  declare appId: string | null;
+  declare shareId: number | null;
+  declare path: string | null;
+  declare version: number;
+  declare createdAt: string;
+  declare updatedAt: string;
+}
+
+export class DesktopLayoutRow extends Model {
+  declare id: number;
+  declare userId: number;
+  declare deviceId: string;
+  /** JSON text of whatever the web saved. */
+  declare layout: string;
+  declare version: number;
+  declare userAgent: string | null;
+  declare updatedAt: string;
+}
+
+export class DesktopAppearanceRow extends Model {
+  declare userId: number;
+  declare accentColor: string;
+  declare wallpaper: Wallpaper;
+  declare updatedAt: string;
+}
+
+export class WindowPreferenceRow extends Model {
+  declare id: number;
+  declare userId: number;
+  declare appId: string;
+  declare width: number;
+  declare height: number;
+  declare x: number | null;
+  declare y: number | null;
+  declare maximised: boolean;
+  declare updatedAt: string;
+}
+
+export interface DesktopModels {
+  items: typeof DesktopItemRow;
+  layouts: typeof DesktopLayoutRow;
+  appearances: typeof DesktopAppearanceRow;
+  windowPreferences: typeof WindowPreferenceRow;
+}
+
+export function initDesktopModels(sequelize: Sequelize): DesktopModels {
+  DesktopItemRow.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      kind: { type: DataTypes.TEXT, allowNull: false },
+      label: { type: DataTypes.TEXT, allowNull: false },
+      appId: { type: DataTypes.TEXT, allowNull: true },
+      shareId: { type: DataTypes.INTEGER, allowNull: true },
+      path: { type: DataTypes.TEXT, allowNull: true },
+      version: { type: DataTypes.INTEGER, allowNull: false },
+      createdAt: { type: DataTypes.TEXT, allowNull: false },
+      updatedAt: { type: DataTypes.TEXT, allowNull: false },
+    },
+    { sequelize, tableName: 'desktop_items' },
+  );
+  DesktopLayoutRow.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      deviceId: { type: DataTypes.TEXT, allowNull: false },
+      layout: { type: DataTypes.TEXT, allowNull: false },
+      version: { type: DataTypes.INTEGER, allowNull: false },
+      userAgent: { type: DataTypes.TEXT, allowNull: true },
+      updatedAt: { type: DataTypes.TEXT, allowNull: false },
+    },
+    {
+      sequelize,
+      tableName: 'desktop_layouts',
+      indexes: [{ unique: true, fields: ['user_id', 'device_id'] }],
+    },
+  );
+  DesktopAppearanceRow.init(
+    {
+      userId: { type: DataTypes.INTEGER, primaryKey: true },
+      accentColor: { type: DataTypes.TEXT, allowNull: false },
+      wallpaper: { type: DataTypes.TEXT, allowNull: false },
+      updatedAt: { type: DataTypes.TEXT, allowNull: false },
+    },
+    { sequelize, tableName: 'desktop_appearances' },
+  );
+  WindowPreferenceRow.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      appId: { type: DataTypes.TEXT, allowNull: false },
+      width: { type: DataTypes.INTEGER, allowNull: false },
+      height: { type: DataTypes.INTEGER, allowNull: false },
+      x: { type: DataTypes.INTEGER, allowNull: true },
+      y: { type: DataTypes.INTEGER, allowNull: true },
+      maximised: { type: DataTypes.BOOLEAN, allowNull: false },
+      updatedAt: { type: DataTypes.TEXT, allowNull: false },
+    },
+    {
+      sequelize,
+      tableName: 'window_preferences',
+      indexes: [{ unique: true, fields: ['user_id', 'app_id'] }],
+    },
+  );
+  return {
+    items: DesktopItemRow,
+    layouts: DesktopLayoutRow,
+    appearances: DesktopAppearanceRow,
+    windowPreferences: WindowPreferenceRow,
+  };
+}

@@ -1,0 +1,151 @@
+import { constants } from 'node:fs';
+import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FileEntry, FolderPage, ListQuery } from '../../../../shared/src/api/files.ts';
+import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
+import { topicName } from '../../../../shared/src/topics.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Principal } from '../../core/principal.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import { entryOf, targetStat } from './file-entry.ts';
+import { listPage } from './listing.ts';
+import { assertExists, assertFollowable, checkName, resolveInShare, type ResolvedPath } from './safe-path.ts';
+import { receiveUpload } from './upload.ts';
+
+export interface FilesDeps {
+  /** The share's folder when the caller holds `need` on it (throws fs.share.not_found / read_only). */
+  shareFolder(principal: Principal, shareId: number, need: GrantLevel): Promise<string>;
+  logger: Logger;
+}
+
+/** An open file ready to be sent: the handle was opened with O_NOFOLLOW on the checked path. */
+export interface OpenFile {
+  handle: FileHandle;
+  name: string;
+  size: number;
+  ino: bigint;
+  mtimeNs: bigint;
+}
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException).code;
+}
+
+/** The rules of the file API: every path resolved inside its share, access checked on every call. */
+export class FilesService {
+  constructor(private readonly deps: FilesDeps) {}
+
+  async entry(principal: Principal, shareId: number, rel: string): Promise<FileEntry> {
+    const r = await this.resolve(principal, shareId, rel, 'read');
+    return this.entryOfResolved(r);
+  }
+
+  async list(principal: Principal, shareId: number, q: ListQuery): Promise<FolderPage> {
+    const r = await this.resolve(principal, shareId, q.path ?? '', 'read');
+    assertExists(r);
+    assertFollowable(r);
+    const target = r.link === 'inside' ? await targetStat(r.link, r.target) : r.stat;
+    if (!target?.isDirectory()) throw new ProblemError('fs.entry.not_folder');
+    const page = await listPage({ folder: r.target, root: r.root, rel: r.rel, sort: q.sort ?? 'name', order: q.order ?? 'asc', limit: q.limit ?? 200, cursor: q.cursor });
+    return { ...page, path: r.rel, topic: topicName.folder(shareId, r.rel) };
+  }
+
+  async createFolder(principal: Principal, shareId: number, rel: string): Promise<FileEntry> {
+    const r = await this.resolve(principal, shareId, rel, 'readWrite');
+    if (r.rel === '') throw new ProblemError('fs.entry.exists', { name: '' });
+    try {
+      // mkdir never follows a link in the last segment: an existing link is EEXIST too.
+      await mkdir(r.full, { mode: 0o777 });
+    } catch (err) {
+      if (errno(err) === 'EEXIST') throw new ProblemError('fs.entry.exists', { name: r.name });
+      if (errno(err) === 'ENOTDIR') throw new ProblemError('fs.entry.not_folder');
+      throw err;
+    }
+    this.deps.logger.info('folder created', { component: 'files', shareId, path: r.rel });
+    return this.entryOfResolved(await resolveInShare(r.root, r.rel));
+  }
+
+  /**
+   * Renames within the folder, never replacing. Files and links: link() the new name (fails
+   * atomically with EEXIST when taken), then unlink the old one. Folders cannot be hard-linked
+   * and Node lacks renameat2(RENAME_NOREPLACE): the name is checked, then renamed; rename()
+   * itself refuses a non-empty folder or a file in the way, so only an empty folder created in
+   * that instant could be replaced.
+   */
+  async rename(principal: Principal, shareId: number, rel: string, newName: string): Promise<FileEntry> {
+    checkName(newName);
+    const r = await this.resolve(principal, shareId, rel, 'readWrite');
+    if (r.rel === '') throw new ProblemError('fs.path.invalid', { reason: 'shareRoot' });
+    const own = assertExists(r);
+    const to = path.join(r.parent, newName);
+    const exists = () => new ProblemError('fs.entry.exists', { name: newName });
+    const checkedRename = async () => {
+      if (await lstat(to).then(() => true, () => false)) throw exists();
+      await rename(r.full, to).catch((err: unknown) => {
+        throw ['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes(errno(err) ?? '') ? exists() : err;
+      });
+    };
+    if (own.isDirectory()) await checkedRename();
+    else {
+      const linked = await link(r.full, to).then(
+        () => true,
+        (err: unknown) => {
+          if (errno(err) === 'EEXIST') throw exists();
+          // File systems without hard links (FAT, some network mounts) get the checked rename.
+          if (errno(err) === 'EPERM' || errno(err) === 'ENOTSUP' || errno(err) === 'EOPNOTSUPP') return false;
+          throw err;
+        },
+      );
+      if (linked) await unlink(r.full);
+      else await checkedRename();
+    }
+    const parentRel = r.rel.split('/').slice(0, -1).join('/');
+    const newRel = parentRel === '' ? newName : `${parentRel}/${newName}`;
+    this.deps.logger.info('entry renamed', { component: 'files', shareId, path: r.rel, newName });
+    return this.entryOfResolved(await resolveInShare(r.root, newRel));
+  }
+
+  /** Opens a file for download; links out of the share are refused, the open never follows a link. */
+  async openForRead(principal: Principal, shareId: number, rel: string): Promise<OpenFile> {
+    const r = await this.resolve(principal, shareId, rel, 'read');
+    assertExists(r);
+    assertFollowable(r);
+    let handle: FileHandle;
+    try {
+      handle = await open(r.target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (err) {
+      if (errno(err) === 'ELOOP') throw new ProblemError('fs.path.outside_share');
+      if (errno(err) === 'ENOENT') throw new ProblemError('fs.entry.not_found');
+      throw err;
+    }
+    const s = await handle.stat({ bigint: true });
+    if (!s.isFile()) {
+      await handle.close();
+      throw new ProblemError('fs.entry.not_file');
+    }
+    return { handle, name: r.name, size: Number(s.size), ino: s.ino, mtimeNs: s.mtimeNs };
+  }
+
+  async upload(principal: Principal, shareId: number, rel: string, overwrite: boolean, body: Readable, declaredLength: number | null): Promise<FileEntry> {
+    const r = await this.resolve(principal, shareId, rel, 'readWrite');
+    if (r.rel === '') throw new ProblemError('fs.entry.is_folder');
+    if (r.stat?.isDirectory()) throw new ProblemError('fs.entry.is_folder');
+    // Overwriting would replace the link itself, not follow it; refuse it all the same so a link out stays untouched.
+    if (r.link === 'outside') throw new ProblemError('fs.path.outside_share');
+    if (r.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: r.name });
+    await receiveUpload({ folder: r.parent, name: r.name, overwrite, body, declaredLength });
+    this.deps.logger.info('file uploaded', { component: 'files', shareId, path: r.rel, overwrite });
+    return this.entryOfResolved(await resolveInShare(r.root, r.rel));
+  }
+
+  private async resolve(principal: Principal, shareId: number, rel: string, need: GrantLevel): Promise<ResolvedPath> {
+    const folder = await this.deps.shareFolder(principal, shareId, need);
+    return resolveInShare(folder, rel);
+  }
+
+  private async entryOfResolved(r: ResolvedPath): Promise<FileEntry> {
+    const own = assertExists(r);
+    return entryOf(r.rel, r.name, own, r.link, await targetStat(r.link, r.target));
+  }
+}

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import type { Sequelize } from 'sequelize';
+import type { Logger } from '../../../core/logger.ts';
+import type { Principal } from '../../../core/principal.ts';
+import type { Scheduler } from '../../../core/scheduler.ts';
+import type { TopicProvider, TopicPublisher } from '../../../core/topics/topic-provider.ts';
+import type { SharesService } from '../../shares/shares.service.ts';
+import { ThumbnailCache } from './thumbnail-cache.ts';
+import { initThumbnailModel } from './thumbnail.model.ts';
+import type { RenderLimits } from './thumbnail-render.ts';
+import { sweepThumbnails } from './thumbnail-sweep.ts';
+import { ThumbnailsService } from './thumbnails.service.ts';
+import { thumbnailsTopic } from './thumbnails.topic.ts';
+
+export interface ThumbnailsAreaDeps {
+  db: Sequelize;
+  dataDir: string;
+  logger: Logger;
+  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  scheduler: Scheduler;
+  shares: Pick<SharesService, 'requireAccess' | 'mayRead' | 'list'>;
+  limits?: RenderLimits;
+}
+
+export const thumbnailSweepTask = 'thumbnails.sweep';
+const sweepIntervalMs = 60 * 60 * 1000;
+
+/**
+ * The sweep runs without a caller; it reads the share folders the way an administrator
+ * lists them (administrators see every share with its host path).
+ */
+const sweepPrincipal: Principal = { id: 0, username: 'thumbnail sweep', admin: true, rights: new Set(), sessionId: '' };
+
+/** Builds thumbnails with their narrow dependencies: the files area's access check, topic and sweep. */
+export function createThumbnailsArea(deps: ThumbnailsAreaDeps) {
+  const { shares, logger } = deps;
+  const rows = initThumbnailModel(deps.db);
+  const cache = new ThumbnailCache(path.join(deps.dataDir, 'thumbnails'));
+  const shareFolder = async (principal: Principal, shareId: number, need: 'read') => (await shares.requireAccess(principal, shareId, need)).hostPath;
+  const service = new ThumbnailsService({ shareFolder, rows, cache, publisher: deps.topics, logger, limits: deps.limits });
+  deps.topics.register(thumbnailsTopic({ shareFolder, mayRead: (p, id) => shares.mayRead(p, id) }));
+  const shareRoots = async () => new Map((await shares.list(sweepPrincipal)).map((s) => [s.id, s.hostPath ?? '']));
+  deps.scheduler.every(thumbnailSweepTask, sweepIntervalMs, (signal) => sweepThumbnails({ rows, cache, shareRoots, logger }, signal), { delayFirst: true });
+  return { thumbnails: service };
+}

@@ -1,0 +1,47 @@
+import type { Sequelize } from 'sequelize';
+import type { Mode } from '../../config/config.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import { FilesService } from '../files/files.service.ts';
+import { FolderWatches } from '../files/folder-watch.ts';
+import { groupMembership } from './group-membership.ts';
+import { ShareAccessResolver } from './share-access.ts';
+import { initShareModels } from './share.model.ts';
+import { SharesService, type ShareUser } from './shares.service.ts';
+import { sharesListTopic } from './shares-topic.ts';
+
+export interface SharesAreaDeps {
+  db: Sequelize;
+  mode: Mode;
+  dataDir: string;
+  logger: Logger;
+  topics: TopicPublisher & { register(provider: TopicProvider): void; recheckAll(): Promise<void> };
+  listUsers(): Promise<ShareUser[]>;
+  /** Sockets holding a topic; folder watches without any are stopped. */
+  listenerCount(topic: string): number;
+}
+
+/** Builds shares and files with their narrow dependencies and registers their live topics. */
+export function createSharesArea(deps: SharesAreaDeps) {
+  const { db, logger, topics } = deps;
+  const models = initShareModels(db);
+  const membership = groupMembership(db);
+  const access = new ShareAccessResolver({ grants: models.grants, groupIdsOf: membership.groupIdsOf });
+  const shares = new SharesService({
+    models,
+    access,
+    mode: deps.mode,
+    dataDir: deps.dataDir,
+    logger,
+    topics,
+    listUsers: deps.listUsers,
+    groupExists: membership.groupExists,
+    grantsChanged: () => void topics.recheckAll(),
+  });
+  const shareFolder = async (principal: Parameters<SharesService['requireAccess']>[0], shareId: number, need: 'read' | 'readWrite') => (await shares.requireAccess(principal, shareId, need)).hostPath;
+  const files = new FilesService({ shareFolder, logger });
+  const folderWatches = new FolderWatches({ shareFolder, mayRead: (p, id) => shares.mayRead(p, id), publisher: topics, listenerCount: deps.listenerCount, logger });
+  topics.register(sharesListTopic(shares));
+  topics.register(folderWatches);
+  return { shares, files, folderWatches };
+}

@@ -1,0 +1,78 @@
+import type { Sequelize } from 'sequelize';
+import { coreApps } from '../../../../shared/src/apps.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { TopicsHub } from '../../core/topics/topics-hub.ts';
+import { SystemAccounts } from '../../host/accounts.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { AuthService } from '../auth/auth.service.ts';
+import type { SqliteSessionStore } from '../auth/session-store.ts';
+import { LoginThrottle, type ThrottlePolicy } from '../auth/throttle.ts';
+import { initAuthModels } from '../auth/totp.model.ts';
+import { TotpService } from '../auth/totp.service.ts';
+import type { CatalogApp } from '../permissions/catalog.ts';
+import { initGrantModels } from '../permissions/grant.model.ts';
+import { GrantsTopic } from '../permissions/grants-topic.ts';
+import { PermissionsService } from '../permissions/permissions.service.ts';
+import { Rights } from '../permissions/rights.ts';
+import { initGroupModels } from './group.model.ts';
+import { GroupsService } from './groups.service.ts';
+import { ensureInitialAdmin, forgetInitialAdminPassword } from './initial-admin.ts';
+import type { UserRow } from './user.model.ts';
+import { UsersService } from './users.service.ts';
+
+export interface IdentityOptions {
+  db: Sequelize;
+  logger: Logger;
+  userRows: typeof UserRow;
+  sessionStore: SqliteSessionStore;
+  topics: TopicsHub;
+  dataDir: string;
+  /** Whether system accounts are really made (box) or only logged (development). */
+  applyAccounts: boolean;
+  /** smb.conf whose passdb takes the SMB passwords (a test's private one); null for Samba's default. */
+  smbConf?: string | null;
+  /** development: create `admin` on the first start with this password (null: a random one). */
+  initialAdmin: { password: string | null } | null;
+  throttle?: ThrottlePolicy;
+  /** Apps of the permission catalog; the core app registry until installed apps exist. */
+  apps?: () => readonly CatalogApp[];
+}
+
+const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
+
+/** Builds the identity areas (auth, users, groups, permissions) in dependency order. */
+export async function createIdentity(o: IdentityOptions) {
+  const groupModels = initGroupModels(o.db);
+  const grantModels = initGrantModels(o.db);
+  const authModels = initAuthModels(o.db);
+  const rights = new Rights({ db: o.db, users: o.userRows, groups: groupModels, grants: grantModels });
+  const accounts = new SystemAccounts(new CommandRunner(o.logger, o.applyAccounts), { smbConf: o.smbConf ?? null });
+  const grantsTopic = new GrantsTopic({
+    rights,
+    publisher: o.topics,
+    recheck: async (ids) => (ids === 'all' ? o.topics.recheckAll() : Promise.all(ids.map((id) => o.topics.recheckUser(id))).then(() => undefined)),
+    allUserIds: async () => (await o.userRows.findAll({ attributes: ['id'] })).map((u) => u.id),
+  });
+  o.topics.register(grantsTopic);
+  const totp = new TotpService({ db: o.db, models: authModels, logger: o.logger });
+  const common = { db: o.db, users: o.userRows, rights, accounts, events: grantsTopic, logger: o.logger };
+  const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp });
+  const groups = new GroupsService({ ...common, groups: groupModels });
+  const permissions = new PermissionsService({ ...common, groups, apps: o.apps ?? coreCatalogApps });
+  const auth = new AuthService({
+    users,
+    totp,
+    throttle: new LoginThrottle(authModels.throttle, o.throttle),
+    logger: o.logger,
+    passwordChanged: (user) => forgetInitialAdminPassword(o.dataDir, user.username),
+  });
+  if (o.initialAdmin) await ensureInitialAdmin(o.db, users, o.dataDir, o.initialAdmin.password, o.logger);
+  return {
+    users,
+    groups,
+    permissions,
+    auth,
+    /** On a box: the SMB and SFTP groups exist before any user is put into them. */
+    start: () => (o.applyAccounts ? accounts.ensureProtocolGroups() : Promise.resolve()),
+  };
+}

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import type { FileShare } from './file-share.ts';
+
+export interface ShareAcl {
+  /** The access ACL of every file and folder in the share. */
+  access: string;
+  /** The default ACL of every folder, inherited by new files and folders. */
+  defaults: string;
+}
+
+/**
+ * POSIX ACLs from effective access: a named entry per user (read `rX`, read-write `rwX`),
+ * nobody else (group and other empty). Named users rather than groups so that the disk
+ * gives exactly what SMB and SFTP give: a deactivated member of a granted group has nothing.
+ */
+export function shareAcl(share: Pick<FileShare, 'users'>): ShareAcl {
+  const users = [...share.users].sort((a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0));
+  const access = ['u::rwX', 'g::---', 'o::---', ...users.map((u) => `u:${u.username}:${u.access === 'readWrite' ? 'rwX' : 'rX'}`), 'm::rwX'];
+  // A default ACL takes no X: the mode a program creates a file with already drops x where it should.
+  const defaults = ['u::rwx', 'g::---', 'o::---', ...users.map((u) => `u:${u.username}:${u.access === 'readWrite' ? 'rwx' : 'r-x'}`), 'm::rwx'];
+  return { access: access.join(','), defaults: defaults.join(',') };
+}
+
+/**
+ * setfacl runs over the whole share except its recycle bin (which stays the box's own).
+ * find never follows symbolic links and setfacl -P skips them, so nothing outside the share
+ * is ever touched.
+ */
+export function aclCommands(hostPath: string, trashFolder: string, acl: ShareAcl): string[][] {
+  const trash = path.posix.join(hostPath, trashFolder);
+  const walk = ['find', hostPath, '-path', trash, '-prune', '-o', '!', '-type', 'l'];
+  return [
+    [...walk, '-exec', 'setfacl', '-P', '--set', acl.access, '{}', '+'],
+    [...walk, '-type', 'd', '-exec', 'setfacl', '-P', '-d', '--set', acl.defaults, '{}', '+'],
+  ];
+}

@@ -1,0 +1,198 @@
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../../core/logger.ts';
+import { CommandError, type CommandRunner } from '../command-runner.ts';
+import { aclCommands, shareAcl } from './acl.ts';
+import type { FileServicesState, ReservedNames } from './file-share.ts';
+import { SftpChroots } from './sftp-chroots.ts';
+import { smbConf, type SmbParameters } from './smb-conf.ts';
+import { sftpMounts, sshdConf, type SftpDeployment } from './sshd-conf.ts';
+
+/** Where and how this machine runs Samba and sshd (the box's system services, or a test instance). */
+export interface FileServicesDeployment {
+  smb: {
+    /** The smb.conf smbd reads. */
+    confPath: string;
+    globals: SmbParameters;
+    /** Tells the running smbd to re-read its configuration. */
+    reload: string[];
+  };
+  sftp: SftpDeployment & {
+    /** The sshd_config fragment (included by the main configuration). */
+    confPath: string;
+    /** Checks the whole sshd configuration, the fragment included. */
+    check: string[];
+    reload: string[];
+  };
+}
+
+export interface FileServicesDeps {
+  runner: CommandRunner;
+  logger: Logger;
+  deployment: FileServicesDeployment;
+  reserved: ReservedNames;
+  /** Shares with effective access and the protocol right holders, read at the start of each apply. */
+  state(): Promise<FileServicesState>;
+  /** Quiet time before a burst of changes is applied once; default 300 ms. */
+  debounceMs?: number;
+}
+
+const component = 'file-services';
+
+/**
+ * Samba, sshd and disk ACLs made to follow the shares and grants. Changes come in bursts
+ * (a grants editor saves, a user is deactivated), so apply() waits for a quiet moment and
+ * runs one pass at a time from fresh state. Configurations are replaced by rename, so a
+ * reader sees the old file or the new one, never half of one; one that fails its check is
+ * never left in place. In development mode (a runner that does not apply) everything that
+ * would be written or run goes to the log.
+ */
+export class FileServices {
+  private timer: NodeJS.Timeout | null = null;
+  private waiting: { resolve(): void; reject(err: unknown): void }[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private readonly chroots: SftpChroots;
+  /** What the last successful pass wrote, so an unchanged file is neither rewritten nor reloaded. */
+  private readonly applied = { smb: null as string | null, sshd: null as string | null, acl: new Map<number, string>() };
+
+  constructor(private readonly deps: FileServicesDeps) {
+    this.chroots = new SftpChroots(deps.runner, deps.logger, deps.deployment.sftp.chrootBase);
+  }
+
+  /** Applies the current state after the quiet time; resolves when a pass that saw this call is done. */
+  apply(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.flush(), this.deps.debounceMs ?? 300);
+    });
+  }
+
+  /** For change hooks: apply() whose failure is logged (the next change tries again). */
+  changed(): void {
+    this.apply().catch(() => undefined);
+  }
+
+  /** Waits for pending work; pending timers are flushed at once. */
+  async close(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.flush();
+    }
+    await this.chain;
+  }
+
+  private flush(): void {
+    this.timer = null;
+    const waiting = this.waiting.splice(0);
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.pass();
+        for (const w of waiting) w.resolve();
+      } catch (err) {
+        this.deps.logger.error('file services not applied', { component, error: describe(err) });
+        for (const w of waiting) w.reject(err);
+      }
+    });
+  }
+
+  private async pass(): Promise<void> {
+    const state = await this.deps.state();
+    await this.applyAcls(state);
+    await this.applySmb(state);
+    await this.applySftp(state);
+  }
+
+  private async applySmb(state: FileServicesState): Promise<void> {
+    const { smb } = this.deps.deployment;
+    const { text, skipped } = smbConf({ globals: smb.globals, reserved: this.deps.reserved, state });
+    for (const s of skipped) this.deps.logger.warn('share left out of smb.conf', { component, ...s });
+    if (text === this.applied.smb) return;
+    await this.replaceFile(smb.confPath, text, async (candidate) => void (await this.deps.runner.run(['testparm', '-s', candidate], { timeoutMs: 30_000 })));
+    await this.reload(smb.reload);
+    this.applied.smb = text;
+  }
+
+  private async applySftp(state: FileServicesState): Promise<void> {
+    const { sftp } = this.deps.deployment;
+    await this.chroots.reconcile(sftpMounts(state, sftp.chrootBase));
+    const text = sshdConf(sftp);
+    if (text === this.applied.sshd) return;
+    const previous = this.deps.runner.apply ? await readFile(sftp.confPath, 'utf8').catch(() => null) : null;
+    // The fragment is only checked as part of the whole configuration, so it is checked in
+    // place and the previous one restored when the check fails.
+    await this.replaceFile(sftp.confPath, text, null);
+    try {
+      await this.deps.runner.run(sftp.check, { timeoutMs: 30_000 });
+    } catch (err) {
+      if (previous === null) await unlink(sftp.confPath).catch(() => undefined);
+      else await this.replaceFile(sftp.confPath, previous, null);
+      throw err;
+    }
+    await this.reload(sftp.reload);
+    this.applied.sshd = text;
+  }
+
+  private async applyAcls(state: FileServicesState): Promise<void> {
+    for (const share of state.shares) {
+      const acl = shareAcl(share);
+      const key = `${share.hostPath}\n${acl.access}\n${acl.defaults}`;
+      if (this.applied.acl.get(share.id) === key) continue;
+      await this.lockTrash(path.join(share.hostPath, this.deps.reserved.trashFolder));
+      for (const argv of aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+      this.applied.acl.set(share.id, key);
+    }
+  }
+
+  /**
+   * The recycle bin is the box's alone: made before any user could plant a link under its
+   * name, and closed to everybody but root through the open folder itself (O_NOFOLLOW, fchmod),
+   * so a link put in its place is never followed.
+   */
+  private async lockTrash(trash: string): Promise<void> {
+    if (!this.deps.runner.apply) {
+      this.deps.logger.info('would lock the recycle bin to root', { component, folder: trash });
+      return;
+    }
+    await mkdir(trash, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    const handle = await open(trash, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    try {
+      // With an ACL, the group bits are its mask: 0700 leaves every named entry without effect.
+      await handle.chmod(0o700);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Writes beside the target, checks the candidate (when a check is given), then renames over the target. */
+  private async replaceFile(target: string, text: string, check: ((candidate: string) => Promise<void>) | null): Promise<void> {
+    if (!this.deps.runner.apply) {
+      this.deps.logger.info('would write', { component, file: target, content: text });
+      return;
+    }
+    const candidate = path.join(path.dirname(target), `.${path.basename(target)}.cellar-new`);
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+    await writeFile(candidate, text, { mode: 0o644, flush: true });
+    try {
+      if (check) await check(candidate);
+      await rename(candidate, target);
+    } catch (err) {
+      await unlink(candidate).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** A service that is not running has nothing to reload: it reads the new file when it starts. */
+  private async reload(argv: string[]): Promise<void> {
+    const result = await this.deps.runner.run(argv, { allowFailure: true, timeoutMs: 30_000 });
+    if (result.exitCode !== 0) this.deps.logger.warn('reload failed', { component, argv, exitCode: result.exitCode, stderr: result.stderr.trim() });
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof CommandError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,189 @@
+import { parseZfsCount } from './sizes.ts';
+
+export type VdevRole = 'data' | 'logs' | 'cache' | 'spares' | 'special' | 'dedup';
+
+export interface VdevNode {
+  name: string;
+  /** mirror, raidz1, raidz2, raidz3, draid, disk (a leaf), file, ... */
+  type: string;
+  state: string;
+  readErrors: number;
+  writeErrors: number;
+  checksumErrors: number;
+  /** Trailing text such as "(resilvering)" or "was /dev/sdc1". */
+  note: string | null;
+  children: VdevNode[];
+}
+
+export interface VdevGroup {
+  role: VdevRole;
+  vdevs: VdevNode[];
+}
+
+export type ScanFunction = 'scrub' | 'resilver';
+export type ScanState = 'none' | 'scanning' | 'paused' | 'finished' | 'canceled';
+
+export interface ScanInfo {
+  function: ScanFunction | null;
+  state: ScanState;
+  /** Percent done while scanning or paused. */
+  percent: number | null;
+  /** Errors found by the last finished scan. */
+  errors: number | null;
+  /** The scan line(s) as the tool printed them. */
+  text: string;
+}
+
+export interface PoolStatus {
+  name: string;
+  /** Pool id (import scans only). */
+  id: string | null;
+  state: string;
+  status: string | null;
+  action: string | null;
+  scan: ScanInfo;
+  root: VdevNode | null;
+  groups: VdevGroup[];
+  errors: string | null;
+}
+
+const sectionNames = new Set<VdevRole>(['logs', 'cache', 'spares', 'special', 'dedup']);
+
+/**
+ * Parses `zpool status` (OpenZFS 2.x and zfs-fuse) and `zpool import` scans (same layout,
+ * the config lines carry only a state). Several pools in one text are answered in order.
+ */
+export function parseZpoolStatus(text: string): PoolStatus[] {
+  const blocks = text.split(/^(?=\s*pool: )/m).filter((b) => /^\s*pool: /.test(b));
+  return blocks.map(parseBlock);
+}
+
+function parseBlock(block: string): PoolStatus {
+  const fields = new Map<string, string>();
+  const lines = block.split('\n');
+  let current: string | null = null;
+  let configStart = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const key = /^\s{0,8}([a-z]+):\s?(.*)$/.exec(line);
+    if (key && !line.startsWith('\t')) {
+      current = key[1] ?? null;
+      if (current === 'config') {
+        configStart = i + 1;
+        current = null;
+        continue;
+      }
+      if (current) fields.set(current, (key[2] ?? '').trim());
+      continue;
+    }
+    if (current && line.startsWith('\t') && configStart < 0) fields.set(current, `${fields.get(current)}\n${line.trim()}`);
+  }
+  const { root, groups } = configStart >= 0 ? parseConfig(lines.slice(configStart)) : { root: null, groups: [] };
+  return {
+    name: fields.get('pool') ?? '',
+    id: fields.get('id') ?? null,
+    state: fields.get('state') ?? 'UNKNOWN',
+    status: fields.get('status') ?? null,
+    action: fields.get('action') ?? null,
+    scan: parseScan(fields.get('scan') ?? fields.get('scrub') ?? 'none requested'),
+    root,
+    groups,
+    errors: fields.get('errors') ?? null,
+  };
+}
+
+/** Parses the scan line of OpenZFS ("scan: scrub repaired 0B in ...") and zfs-fuse ("scrub: scrub completed after ..."). */
+export function parseScan(text: string): ScanInfo {
+  const fn: ScanFunction | null = /resilver/.test(text) ? 'resilver' : /scrub/.test(text) ? 'scrub' : null;
+  const percent = /([\d.]+)% done/.exec(text);
+  const errors = /with (\d+) errors/.exec(text);
+  let state: ScanState = 'none';
+  if (/none requested/.test(text)) state = 'none';
+  else if (/paused/.test(text)) state = 'paused';
+  else if (/in progress/.test(text)) state = 'scanning';
+  else if (/cancell?ed|stopped/.test(text)) state = 'canceled';
+  else if (/completed|repaired|resilvered/.test(text)) state = 'finished';
+  return {
+    function: state === 'none' ? null : fn,
+    state,
+    percent: percent ? Number(percent[1]) : state === 'finished' ? 100 : null,
+    errors: errors ? Number(errors[1]) : null,
+    text: text.trim(),
+  };
+}
+
+interface Line {
+  depth: number;
+  cols: string[];
+  note: string | null;
+}
+
+function parseConfig(lines: string[]): { root: VdevNode | null; groups: VdevGroup[] } {
+  const rows: Line[] = [];
+  for (const raw of lines) {
+    if (!raw.startsWith('\t')) {
+      if (rows.length > 0 && raw.trim() !== '') break;
+      continue;
+    }
+    const body = raw.slice(1);
+    if (/^NAME\s+STATE/.test(body)) continue;
+    const depth = body.length - body.trimStart().length;
+    const parts = body.trim().split(/\s+/);
+    // A leaf may end with a note after its counters: "(resilvering)", "was /dev/sdc1".
+    const cols = parts.slice(0, 5);
+    const rest = parts.slice(5).join(' ');
+    rows.push({ depth, cols, note: rest === '' ? null : rest });
+  }
+  let root: VdevNode | null = null;
+  const groups: VdevGroup[] = [];
+  let group: VdevGroup | null = null;
+  const stack: { depth: number; node: VdevNode }[] = [];
+  for (const row of rows) {
+    const name = row.cols[0] ?? '';
+    if (row.depth === 0 && sectionNames.has(name as VdevRole) && row.cols.length === 1) {
+      group = { role: name as VdevRole, vdevs: [] };
+      groups.push(group);
+      stack.length = 0;
+      continue;
+    }
+    const node: VdevNode = {
+      name,
+      type: vdevType(name),
+      state: row.cols[1] ?? 'UNKNOWN',
+      readErrors: parseZfsCount(row.cols[2] ?? '0'),
+      writeErrors: parseZfsCount(row.cols[3] ?? '0'),
+      checksumErrors: parseZfsCount(row.cols[4] ?? '0'),
+      note: row.note,
+      children: [],
+    };
+    if (row.depth === 0 && !root) {
+      root = node;
+      root.type = 'pool';
+      group = { role: 'data', vdevs: [] };
+      groups.push(group);
+      continue;
+    }
+    while (stack.length > 0 && (stack[stack.length - 1]?.depth ?? 0) >= row.depth) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) parent.node.children.push(node);
+    else group?.vdevs.push(node);
+    stack.push({ depth: row.depth, node });
+  }
+  for (const g of groups) for (const v of g.vdevs) if (v.children.length === 0 && v.type !== 'disk') v.type = 'disk';
+  return { root, groups: groups.filter((g) => g.vdevs.length > 0 || g.role !== 'data') };
+}
+
+function vdevType(name: string): string {
+  const match = /^(mirror|raidz[123]?|draid\d?[^-]*|spare|replacing|indirect)-\d+$/.exec(name);
+  if (!match) return 'disk';
+  const kind = match[1] ?? 'disk';
+  return kind === 'raidz' ? 'raidz1' : kind.startsWith('draid') ? 'draid' : kind;
+}
+
+/** Leaf device names of a pool (as printed: "sda", "loop0" or a full path). */
+export function leafNames(pool: PoolStatus): string[] {
+  const out: string[] = [];
+  const walk = (n: VdevNode) => (n.children.length === 0 ? out.push(n.name) : n.children.forEach(walk));
+  for (const g of pool.groups) g.vdevs.forEach(walk);
+  return out;
+}

@@ -1,0 +1,35 @@
+import type { docsRoutes } from '../../../../shared/src/api/docs.ts';
+import type { RouteTable } from '../../../../shared/src/api/route.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { AreaHandlers } from '../handler.ts';
+import { docsPageHtml } from './docs-page.ts';
+import { buildOpenApiDocument } from './document.ts';
+
+export interface DocsDeps {
+  tables: Record<string, RouteTable>;
+  title: string;
+  version: string;
+  logger: Logger;
+}
+
+/** Answers the OpenAPI document and the docs page, each built once per daemon on first request. */
+export function docsHandlers(deps: DocsDeps): AreaHandlers<typeof docsRoutes> {
+  let documentJson: string | null = null;
+  let pageHtml: string | null = null;
+  const documentText = (): string => {
+    if (documentJson !== null) return documentJson;
+    const { document, conflicts } = buildOpenApiDocument(deps.tables, { title: deps.title, version: deps.version });
+    if (conflicts.length > 0) deps.logger.warn('schema names used for different shapes', { component: 'openapi', names: conflicts });
+    documentJson = JSON.stringify(document);
+    return documentJson;
+  };
+  return {
+    openapi: ({ res }) => {
+      res.type('application/json').send(documentText());
+    },
+    page: ({ res }) => {
+      pageHtml ??= docsPageHtml(deps.title);
+      res.type('html').send(pageHtml);
+    },
+  };
+}

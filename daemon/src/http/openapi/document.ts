@@ -1,0 +1,70 @@
+import { problemSchema } from '../../../../shared/src/api/common.ts';
+import type { RouteTable } from '../../../../shared/src/api/route.ts';
+import { errorCatalog, problemType, type ErrorCode, type ErrorSpec } from '../../../../shared/src/errors/index.ts';
+import { sessionCookieName } from '../app.ts';
+import { apiDescription } from './description.ts';
+import { buildOperation } from './operation.ts';
+import { SchemaRegistry } from './schema-registry.ts';
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+    'x-error-catalog': Record<string, unknown>;
+  };
+}
+
+export interface DocumentOptions {
+  title: string;
+  version: string;
+}
+
+function errorCatalogExtension(): Record<string, unknown> {
+  return Object.fromEntries(
+    (Object.keys(errorCatalog) as ErrorCode[]).map((code) => {
+      const spec: ErrorSpec = errorCatalog[code];
+      return [code, { status: spec.status, title: spec.title, params: spec.params ?? [], type: problemType(code) }];
+    }),
+  );
+}
+
+/**
+ * The OpenAPI 3.1 document of every route table, by area. It iterates the tables, so an area
+ * added to `api` is documented without further work.
+ */
+export function buildOpenApiDocument(tables: Record<string, RouteTable>, options: DocumentOptions): { document: OpenApiDocument; conflicts: string[] } {
+  const registry = new SchemaRegistry();
+  registry.convert(problemSchema);
+  const paths: OpenApiDocument['paths'] = {};
+  for (const [area, table] of Object.entries(tables)) {
+    for (const route of Object.values(table)) {
+      const item = (paths[route.path] ??= {});
+      item[route.method.toLowerCase()] = buildOperation(registry, area, route);
+    }
+  }
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: { title: options.title, version: options.version, description: apiDescription },
+    tags: Object.keys(tables).map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: registry.components,
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: sessionCookieName, description: 'The session cookie set by POST /api/auth/login.' },
+        csrf: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description: "The session's csrfToken, on every state-changing request made with a session.",
+        },
+      },
+      'x-error-catalog': errorCatalogExtension(),
+    },
+  };
+  // Names used for two different shapes: the route tables' mistake, reported by the caller and the tests.
+  return { document, conflicts: [...registry.conflicts] };
+}

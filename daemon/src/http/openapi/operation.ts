@@ -1,0 +1,105 @@
+import type Joi from 'joi';
+import type { Access, RawBody, RouteDef } from '../../../../shared/src/api/route.ts';
+import { isRaw } from '../register-routes.ts';
+import { errorResponses, isStateChanging, needsCsrf, routeErrorCodes } from './route-errors.ts';
+import type { JsonSchema, SchemaRegistry } from './schema-registry.ts';
+
+type Parameter = {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: JsonSchema;
+  description?: string;
+  style?: string;
+  explode?: boolean;
+};
+
+const accessLabels: Record<string, string> = {
+  public: 'Pub: anyone, without a session',
+  user: 'Usr: a signed-in user',
+  admin: 'Adm: an administrator',
+};
+
+export function accessLabel(access: Access): string {
+  if (access.startsWith('right:')) return `Usr with the right \`${access.slice('right:'.length)}\` (administrators hold every right)`;
+  return accessLabels[access] ?? access;
+}
+
+/** Who may call: nothing for public routes; the session cookie, plus the CSRF header on state-changing requests. */
+function security(route: RouteDef): Record<string, string[]>[] {
+  const session: Record<string, string[]> = needsCsrf(route) ? { session: [], csrf: [] } : { session: [] };
+  // A public route can be called without a session; a signed-in caller still sends the CSRF token.
+  if (route.access === 'public') return needsCsrf(route) ? [{}, session] : [];
+  return [session];
+}
+
+function objectParameters(registry: SchemaRegistry, schema: Joi.ObjectSchema, where: 'path' | 'query'): Parameter[] {
+  const converted = registry.resolve(registry.convert(schema));
+  const properties = (converted.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((converted.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const parameter: Parameter = { name, in: where, required: where === 'path' || required.has(name), schema: property };
+    if (typeof property.description === 'string') parameter.description = property.description;
+    // The daemon parses nested query objects (`filter[kind]=x`), which OpenAPI calls deepObject.
+    if (where === 'query' && property.type === 'object') Object.assign(parameter, { style: 'deepObject', explode: true });
+    return parameter;
+  });
+}
+
+function parameters(registry: SchemaRegistry, route: RouteDef): Parameter[] {
+  const list: Parameter[] = route.params ? objectParameters(registry, route.params, 'path') : [];
+  // OpenAPI requires every template parameter to be declared, even where the route has no params schema.
+  for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
+    if (name && !list.some((p) => p.name === name)) list.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (route.query) list.push(...objectParameters(registry, route.query, 'query'));
+  for (const header of route.headers ?? []) list.push({ name: header, in: 'header', required: false, schema: { type: 'string' } });
+  return list;
+}
+
+function rawContent(raw: RawBody): Record<string, unknown> {
+  // A raw JSON answer is still an object; any other raw body is bytes of its media type.
+  return { [raw.contentType]: raw.contentType === 'application/json' ? { schema: { type: 'object' } } : {} };
+}
+
+function requestBody(registry: SchemaRegistry, body: RouteDef['body']): Record<string, unknown> | undefined {
+  if (!body) return undefined;
+  if (isRaw(body)) return { required: true, content: rawContent(body) };
+  const schema = registry.convert(body);
+  const resolved = registry.resolve(schema);
+  // An object body whose fields are all optional may be left out: it then counts as `{}`.
+  const required = resolved.type !== 'object' || ((resolved.required as string[] | undefined) ?? []).length > 0;
+  return { required, content: { 'application/json': { schema } } };
+}
+
+function successResponse(registry: SchemaRegistry, route: RouteDef): Record<string, unknown> {
+  if (route.status === 204 || !route.response) return { description: route.status === 204 ? 'No content' : 'Success' };
+  if (isRaw(route.response)) return { description: 'Success', content: rawContent(route.response) };
+  return { description: 'Success', content: { 'application/json': { schema: registry.convert(route.response) } } };
+}
+
+function describeOperation(route: RouteDef): string {
+  const lines = [route.description ?? route.summary, '', `**Access:** ${accessLabel(route.access)}.`];
+  if (needsCsrf(route)) lines.push('', 'A request made with a session carries the `X-CSRF-Token` header.');
+  else if (isStateChanging(route)) lines.push('', 'Exempt from the CSRF token (no session exists yet); a cross-site `Origin` is refused.');
+  return lines.join('\n');
+}
+
+/** The OpenAPI operation object of one route declaration. */
+export function buildOperation(registry: SchemaRegistry, area: string, route: RouteDef): Record<string, unknown> {
+  const operation: Record<string, unknown> = {
+    operationId: route.id,
+    tags: [area],
+    summary: route.summary,
+    description: describeOperation(route),
+    'x-access': route.access,
+    'x-error-codes': routeErrorCodes(route),
+    security: security(route),
+  };
+  const params = parameters(registry, route);
+  if (params.length > 0) operation.parameters = params;
+  const body = requestBody(registry, route.body);
+  if (body) operation.requestBody = body;
+  operation.responses = { [String(route.status)]: successResponse(registry, route), ...errorResponses(route) };
+  return operation;
+}

@@ -1,0 +1,51 @@
+// ESLint flat config: JavaScript and TypeScript everywhere, Svelte components of the web desktop.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import svelteConfig from './web/svelte.config.js';
+
+export default defineConfig(
+  { ignores: ['**/node_modules/', 'daemon/public/', 'var/', 'test/artifacts/', 'web/dist/', 'dist/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    rules: {
+      // `any` only with an eslint-disable comment that says why.
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Unused arguments keep their place in a signature when prefixed with `_`; `{ omitted, ...rest }` drops a key.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Code that runs in the browser: the web desktop and the API docs page script.
+    files: ['web/**/*.{js,ts,svelte}', 'daemon/src/http/openapi/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts'],
+    languageOptions: { globals: { ...globals.node, ...globals.mocha } },
+    // chai's property assertions (`expect(x).to.be.empty`) are expressions by design.
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'],
+    languageOptions: {
+      parserOptions: {
+        extraFileExtensions: ['.svelte'],
+        parser: tseslint.parser,
+        svelteConfig,
+      },
+    },
+  },
+);

@@ -1,0 +1,85 @@
+import Joi from 'joi';
+import { id, isoTime } from './common.ts';
+
+export type PoolLayout = 'mirror' | 'raidz1' | 'raidz2' | 'stripe';
+export type StoragePlanKind = 'pool.create' | 'pool.import.readonly' | 'pool.import' | 'pool.export' | 'disk.replace' | 'share.create' | 'share.delete';
+
+export type StoragePlanRequest =
+  | { kind: 'pool.create'; pool: string; layout: PoolLayout; disks: string[] }
+  | { kind: 'pool.import.readonly' | 'pool.import'; pool: string }
+  | { kind: 'pool.export'; pool: string }
+  | { kind: 'disk.replace'; pool: string; oldDisk: string; newDisk: string };
+
+export type SharePlanRequest =
+  | { kind: 'share.create'; pool: string; name: string; quotaBytes?: number | null }
+  | { kind: 'share.delete'; shareId: number; destroyData: boolean };
+
+export interface StoragePlanPreview {
+  planId: string;
+  kind: StoragePlanKind;
+  /** The exact commands, as argument arrays, in the order they run. */
+  commands: string[][];
+  /** Disks the guard rechecks before each command. */
+  disks: string[];
+  /** Snapshots (full names) the plan destroys. */
+  destroys: string[];
+  warnings: string[];
+  expiresAt: string;
+}
+
+/** Pool names as ZFS accepts them, minus the reserved ones. */
+const poolName = () =>
+  Joi.string()
+    .pattern(/^[A-Za-z][A-Za-z0-9_.:-]{0,62}$/)
+    .invalid('mirror', 'raidz', 'raidz1', 'raidz2', 'raidz3', 'spare', 'log', 'cache', 'draid');
+const diskName = () => Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,128}$/);
+
+export const storagePlanRequest = Joi.alternatives<StoragePlanRequest>()
+  .conditional('.kind', {
+    switch: [
+      {
+        is: 'pool.create',
+        then: Joi.object({
+          kind: Joi.string().valid('pool.create').required(),
+          pool: poolName().required(),
+          layout: Joi.string().valid('mirror', 'raidz1', 'raidz2', 'stripe').required(),
+          disks: Joi.array().items(diskName()).min(1).max(64).unique().required(),
+        }),
+      },
+      { is: Joi.valid('pool.import.readonly', 'pool.import', 'pool.export'), then: Joi.object({ kind: Joi.string().required(), pool: poolName().required() }) },
+      {
+        is: 'disk.replace',
+        then: Joi.object({ kind: Joi.string().valid('disk.replace').required(), pool: poolName().required(), oldDisk: Joi.string().min(1).max(256).required(), newDisk: diskName().required() }),
+      },
+    ],
+    otherwise: Joi.object({ kind: Joi.string().valid('pool.create', 'pool.import.readonly', 'pool.import', 'pool.export', 'disk.replace').required() }).unknown(true),
+  })
+  .id('StoragePlanRequest');
+
+export const sharePlanRequest = Joi.alternatives<SharePlanRequest>()
+  .conditional('.kind', {
+    switch: [
+      {
+        is: 'share.create',
+        then: Joi.object({
+          kind: Joi.string().valid('share.create').required(),
+          pool: poolName().required(),
+          name: Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,79}$/).required(),
+          quotaBytes: Joi.number().integer().min(1024 * 1024).allow(null),
+        }),
+      },
+      { is: 'share.delete', then: Joi.object({ kind: Joi.string().valid('share.delete').required(), shareId: id().required(), destroyData: Joi.boolean().required() }) },
+    ],
+    otherwise: Joi.object({ kind: Joi.string().valid('share.create', 'share.delete').required() }).unknown(true),
+  })
+  .id('SharePlanRequest');
+
+export const storagePlanPreview = Joi.object<StoragePlanPreview, true>({
+  planId: Joi.string().required(),
+  kind: Joi.string().valid('pool.create', 'pool.import.readonly', 'pool.import', 'pool.export', 'disk.replace', 'share.create', 'share.delete').required(),
+  commands: Joi.array().items(Joi.array().items(Joi.string())).required(),
+  disks: Joi.array().items(Joi.string()).required(),
+  destroys: Joi.array().items(Joi.string()).required(),
+  warnings: Joi.array().items(Joi.string()).required(),
+  expiresAt: isoTime().required(),
+}).id('StoragePlanPreview');

@@ -1,0 +1,6 @@
+import { defineErrors } from './catalog-entry.ts';
+
+export const logErrors = defineErrors({
+  'logs.cursor.invalid': { status: 400, title: 'The cursor is not one this list handed out' },
+  'logs.archive.no_pool': { status: 409, title: 'No pool can hold the log archive', params: ['pool'] },
+});

@@ -1,0 +1,60 @@
+import { languages, type Language } from '../../../../shared/src/api/system.ts';
+import { ApiError } from '../../../../shared/src/client.ts';
+import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
+import de from './de.json';
+import en from './en.json';
+
+export type MessageKey = keyof typeof en;
+export type MessageParams = Record<string, unknown>;
+type Dictionary = Record<MessageKey, string>;
+
+// Typing each language as a full Dictionary makes a missing translation a type error.
+export const dictionaries: Record<Language, Dictionary> = { en, de };
+
+const placeholder = /\{(\w+)\}/g;
+const unfilled = /\{\w+\}/;
+
+/** The text of a key in a language, with `{name}` placeholders filled from params. */
+export function format(language: Language, key: MessageKey, params: MessageParams = {}): string {
+  const template = dictionaries[language][key] ?? en[key] ?? key;
+  return template.replace(placeholder, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+}
+
+function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
+/**
+ * A readable message for a problem: the translation of its code, else (a code this UI does not
+ * know yet, or a translation whose values the problem lacks) the server's own detail or title.
+ */
+export function problemMessage(language: Language, problem: ProblemDetails): string {
+  const key = `error.${problem.code}`;
+  if (isMessageKey(key)) {
+    const text = format(language, key, problem.params);
+    if (!unfilled.test(text)) return text;
+  }
+  return problem.detail || problem.title;
+}
+
+/** A readable message for anything an API call threw. */
+export function errorMessage(language: Language, err: unknown): string {
+  if (err instanceof ApiError) return problemMessage(language, err.problem);
+  // fetch rejects with a TypeError when the box cannot be reached at all.
+  if (err instanceof TypeError) return format(language, 'error.network');
+  return format(language, 'error.unknown');
+}
+
+/**
+ * The UI's language: the signed-in user's; before sign-in the browser's first offered one,
+ * else the box's system language (GET /api/setup).
+ */
+export function pickLanguage(userLanguage: Language | null, browserLanguages: readonly string[], systemLanguage: Language): Language {
+  if (userLanguage) return userLanguage;
+  for (const tag of browserLanguages) {
+    const base = tag.toLowerCase().split('-')[0];
+    const match = languages.find((l) => l === base);
+    if (match) return match;
+  }
+  return systemLanguage;
+}
