@@ -19,6 +19,8 @@ import { NotificationsService } from './areas/notifications/notifications.servic
 import { notificationsTopic } from './areas/notifications/notifications.topic.ts';
 import { filesHandlers } from './areas/files/files.routes.ts';
 import { createSharesArea } from './areas/shares/shares-area.ts';
+import { createStorageArea, defaultStorageOptions, type StorageOptions } from './areas/storage/storage-area.ts';
+import { storageHandlers } from './areas/storage/storage.routes.ts';
 import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails-area.ts';
 import { thumbnailsHandlers } from './areas/files/thumbnails/thumbnails.routes.ts';
 import { sharesHandlers } from './areas/shares/shares.routes.ts';
@@ -30,6 +32,7 @@ import { usersHandlers } from './areas/users/users.routes.ts';
 import { permissionsHandlers } from './areas/permissions/permissions.routes.ts';
 import { initUserModel } from './areas/users/user.model.ts';
 import { loadConfig, type Config } from './config/config.ts';
+import { PrincipalCache } from './core/principal-cache.ts';
 import { createLogger, type Logger } from './core/logger.ts';
 import { JournalIngest } from './areas/logs/journal-ingest.ts';
 import { LogStore } from './areas/logs/log-store.ts';
@@ -37,6 +40,11 @@ import { logsHandlers } from './areas/logs/logs.routes.ts';
 import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/logs.service.ts';
 import { logTailTopic } from './areas/logs/logs.topic.ts';
 import { CommandRunner } from './host/command-runner.ts';
+import { boxDeployment } from './host/file-services/box-deployment.ts';
+import { FileServices } from './host/file-services/file-services.ts';
+import { fileServicesState } from './host/file-services/state-source.ts';
+import { trashFolderName, uploadTempPrefix } from './areas/files/safe-path.ts';
+import { specialRights } from '../../shared/src/api/permissions.ts';
 import { JournalReader } from './host/journal.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { JobEngine } from './core/jobs/job-engine.ts';
@@ -81,6 +89,11 @@ export interface DaemonOptions {
   clock?: Clock;
   /** Log store seams for tests: an archive directory before pools exist, a small export limit. */
   logs?: { archive?: LogArchiveLocation; exportLimit?: number };
+  /**
+   * Storage seams: `apply: true` runs ZFS changes even in development mode (storage system tests
+   * against zfs-fuse); loop devices, a small minimum disk size, the pools' mount root and import scan folders.
+   */
+  storage?: Partial<StorageOptions>;
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -110,6 +123,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const topics = new TopicsHub({ logger, sessionAlive: async (sid) => (await sessionStore.isAlive(sid)) !== null });
   // Sign-out, deactivation and ended sessions close their sockets at once.
   sessionStore.ended.on('ended', (sid) => topics.closeSession(sid));
+  // Built once the areas it reads exist; their change hooks reach it through this binding.
+  let fileServices: FileServices | null = null;
   const identity = await createIdentity({
     db,
     logger,
@@ -119,6 +134,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     dataDir: config.dataDir,
     applyAccounts: config.mode === 'box',
     initialAdmin: config.mode === 'development' ? { password: config.adminPassword } : null,
+    accountsChanged: () => fileServices?.changed(),
   });
   const { users, auth } = identity;
   const clock = options.clock ?? systemClock;
@@ -153,11 +169,41 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     listUsers: async () => (await userRows.findAll({ order: [['username', 'ASC']] })).map((u) => ({ id: u.id, username: u.username, admin: u.admin, active: u.active })),
     // The hub does not count a topic's sockets yet: until it does, folder watches stay until close (bounded in number).
     listenerCount: (topic) => (topics as Partial<{ listenerCount(t: string): number }>).listenerCount?.(topic) ?? 1,
+    hostChanged: () => fileServices?.changed(),
+  });
+  // Samba, SFTP and ACLs on a box; in development mode what they would be goes to the log.
+  fileServices = new FileServices({
+    runner: new CommandRunner(logger, config.mode === 'box'),
+    logger,
+    deployment: boxDeployment,
+    reserved: { trashFolder: trashFolderName, uploadTempPrefix },
+    state: fileServicesState({
+      shares: () => sharesArea.shares.details(),
+      effectiveAccess: async (shareId) => (await sharesArea.shares.grants(shareId)).effective,
+      rightHolders: (right) => identity.rightHolders(specialRights[right]),
+    }),
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
+  const storage = createStorageArea({
+    db,
+    logger,
+    clock,
+    jobs,
+    scheduler,
+    topics,
+    options: { ...defaultStorageOptions(config.mode === 'box'), ...options.storage },
+    shares: {
+      nameTaken: async (name) => (await sharesArea.shares.datasets()).some((s) => s.name === name),
+      find: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
+      namesOnPool: async (pool) => (await sharesArea.shares.datasets()).filter((s) => s.dataset?.split('/')[0] === pool).map((s) => s.name),
+      register: (share) => sharesArea.shares.registerDataset(share),
+      remove: (shareId) => sharesArea.shares.removeShare(shareId),
+    },
+  });
   const system = new SystemService({ mode: config.mode, startedAt });
 
-  const routeDeps: RouteDeps = { resolvePrincipal: (id) => users.principal(id), validateResponses: config.validateResponses };
+  const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
+  const routeDeps: RouteDeps = { resolvePrincipal: principals.resolve, validateResponses: config.validateResponses };
   const httpOptions = {
     logger,
     sessionStore,
@@ -173,6 +219,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.system, systemHandlers(system), routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
+      registerArea(router, api.storage, storageHandlers(storage), routeDeps);
       registerArea(router, api.thumbnails, thumbnailsHandlers(thumbnails), routeDeps);
       registerArea(router, api.jobs, jobsHandlers(new JobsService({ jobs })), routeDeps);
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
@@ -207,6 +254,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     async start() {
       await jobs.start();
       await identity.start();
+      fileServices?.changed();
       scheduler.start();
       topics.attach(server, sessions, routeDeps.resolvePrincipal);
       await new Promise<void>((resolve, reject) => {
@@ -225,6 +273,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       await jobs.stop();
       await topics.close();
       sharesArea.folderWatches.close();
+      await fileServices?.close();
+      storage.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -53,8 +53,8 @@ export type UserGrantsEvent = { type: 'changed'; data: EffectiveRights };
 
 /** The pools as GET /api/storage/pools answers them, sent whole on every change (scrub progress included); administrators only. */
 export type StoragePoolsEvent = { type: 'changed'; data: PoolList };
-/** Alerts and SMART state as GET /api/storage/alerts answers them for the subscriber; administrators only. */
-export type StorageAlertsEvent = { type: 'changed'; data: StorageHealth };
+/** Alerts changed; mute flags are per caller, so read GET /api/storage/alerts again (the snapshot is the subscriber's). Administrators only. */
+export type StorageAlertsEvent = { type: 'changed'; data: Record<string, never> };
 
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),

@@ -1,27 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { generate } from 'otplib';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
+import { artifacts, assertBrowserPrerequisites, expectText, launchChromium, webDir } from '../helpers/browser.ts';
 import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
-
-const repo = path.resolve(import.meta.dirname, '../..');
-const webDir = path.join(repo, 'daemon/public');
-const artifacts = path.join(repo, 'test/artifacts');
-const chromiumPath = '/usr/bin/chromium';
-
-/** Waits up to five seconds for a locator's text to become `text`, then asserts it (showing what it was). */
-async function expectText(locator: Locator, text: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  let seen = await locator.textContent();
-  while (seen?.trim() !== text && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    seen = await locator.textContent();
-  }
-  expect(seen?.trim()).to.equal(text);
-}
 
 describe('e2e: sign in to the web desktop', function () {
   this.timeout(60_000);
@@ -31,23 +15,9 @@ describe('e2e: sign in to the web desktop', function () {
   let page: Page;
 
   before(async () => {
-    if (!existsSync(path.join(webDir, 'index.html'))) throw new Error(`The web desktop is not built: run \`npm run build\` first (no ${webDir}/index.html).`);
-    if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: run \`apt-get install -y --no-install-recommends chromium\`.`);
-    mkdirSync(artifacts, { recursive: true });
+    assertBrowserPrerequisites();
     box = await startTestDaemon({ webDir });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -31,7 +31,7 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
   let smbConf: string;
   let db: Sequelize;
   let identity: Awaited<ReturnType<typeof createIdentity>>;
-  const actor: Principal = { id: -1, username: 'test-admin', admin: true, rights: new Set(), sessionId: 'test' };
+  const actor: Principal = { id: -1, username: 'test-admin', displayName: '', language: 'en', totpEnabled: false, admin: true, rights: new Set(), sessionId: 'test' };
 
   const run = (cmd: string, args: string[], input?: string) => spawnSync(cmd, args, { input, encoding: 'utf8', timeout: 20_000 });
   const getent = (db: 'passwd' | 'group' | 'shadow', key: string) => run('getent', [db, key]);

@@ -103,7 +103,6 @@ export class FileServicesBox {
         sftpGroup,
         accountsGroup: 'users',
         chrootBase: path.join(this.root, 'chroots'),
-        fileMode: '0660',
         confPath: path.join(ssh, 'cellar-sftp.conf'),
         check: ['/usr/sbin/sshd', '-t', '-f', path.join(ssh, 'sshd_config')],
         reload: ['pkill', '--signal', 'HUP', '--pidfile', path.join(ssh, 'sshd.pid')],
@@ -122,7 +121,17 @@ export class FileServicesBox {
     await sh(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f', path.join(ssh, 'host_key')]);
     await writeFile(
       path.join(ssh, 'sshd_config'),
-      [`Port ${sshPort}`, 'ListenAddress 127.0.0.1', `HostKey ${ssh}/host_key`, `PidFile ${ssh}/sshd.pid`, 'UsePAM yes', 'LogLevel DEBUG1', 'KbdInteractiveAuthentication no', 'Subsystem sftp internal-sftp', `Include ${ssh}/cellar-sftp.conf`, ''].join('\n'),
+      [
+        `Port ${sshPort}`,
+        'ListenAddress 127.0.0.1',
+        `HostKey ${ssh}/host_key`,
+        `PidFile ${ssh}/sshd.pid`,
+        'UsePAM yes',
+        'KbdInteractiveAuthentication no',
+        'Subsystem sftp internal-sftp',
+        `Include ${ssh}/cellar-sftp.conf`,
+        '',
+      ].join('\n'),
     );
     await sh(['groupadd', sftpGroup]);
     this.services = new FileServices({
@@ -141,7 +150,9 @@ export class FileServicesBox {
     await this.accounts.setGroupMembers(sftpGroup, Object.values(accounts));
     // Own process groups: smbd's parent signals its whole group when it stops, which would include mocha.
     this.daemons.push(spawn('smbd', ['--foreground', '--no-process-group', '-s', this.smbConf], { stdio: 'ignore', detached: true }));
-    this.daemons.push(spawn('/usr/sbin/sshd', ['-D', '-f', path.join(ssh, 'sshd_config'), '-E', path.join(ssh, 'sshd.log')], { stdio: 'ignore', detached: true }));
+    this.daemons.push(
+      spawn('/usr/sbin/sshd', ['-D', '-f', path.join(ssh, 'sshd_config'), '-E', path.join(ssh, 'sshd.log')], { stdio: 'ignore', detached: true }),
+    );
     await waitForPort(smbPort);
     await waitForPort(sshPort);
   }

@@ -9,7 +9,7 @@ import { accounts, FileServicesBox, password, sh, smbPort, sshPort, type Run } f
 const box = new FileServicesBox();
 const { reader, writer, stranger, gone } = accounts;
 
-function smb(share: string, user: string, command: string, protection: 'off' | 'encrypt' = 'off'): Promise<Run> {
+function smb(share: string, user: string, command: string, protection: 'sign' | 'encrypt' = 'sign'): Promise<Run> {
   return sh(['smbclient', `//127.0.0.1/${share}`, '-p', String(smbPort), '-U', `${user}%${password}`, `--client-protection=${protection}`, '-c', command]);
 }
 
@@ -17,7 +17,25 @@ async function sftp(user: string, commands: string[]): Promise<Run> {
   const batch = path.join(box.root, `batch-${user}`);
   await writeFile(batch, `${commands.join('\n')}\n`);
   // sftp -b sets BatchMode, which turns passwords off: BatchMode=no lets sshpass answer.
-  return sh(['sshpass', '-p', password, 'sftp', '-o', 'BatchMode=no', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'PubkeyAuthentication=no', '-P', String(sshPort), '-b', batch, `${user}@127.0.0.1`]);
+  return sh([
+    'sshpass',
+    '-p',
+    password,
+    'sftp',
+    '-o',
+    'BatchMode=no',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'PubkeyAuthentication=no',
+    '-P',
+    String(sshPort),
+    '-b',
+    batch,
+    `${user}@127.0.0.1`,
+  ]);
 }
 
 const asUser = (user: string, argv: string[]) => sh(['runuser', '-u', user, '--', ...argv]);
@@ -36,7 +54,10 @@ describe('file services on real smbd and sshd (root)', function () {
     await writeFile(path.join(box.shares.vault, 'secret.txt'), 'secret\n');
     // The deactivated user keeps their grant in the database; effective access gives them nothing.
     await box.accounts.setActive(gone, false);
-    const users = [{ username: reader, access: 'read' as const }, { username: writer, access: 'readWrite' as const }];
+    const users = [
+      { username: reader, access: 'read' as const },
+      { username: writer, access: 'readWrite' as const },
+    ];
     box.state = {
       shares: [share('docs', { users }), share('vault', { smbEncrypt: true, sftp: false, users: [{ username: writer, access: 'readWrite' }] })],
       smbUsers: [reader, writer, stranger],
@@ -66,7 +87,7 @@ describe('file services on real smbd and sshd (root)', function () {
     const put = await smb('docs', writer, `put ${box.smbConf} from-writer.conf`);
     expect(put.code, put.stdout + put.stderr).to.equal(0);
     const acl = (await sh(['getfacl', '-p', path.join(box.shares.docs, 'from-writer.conf')])).stdout;
-    expect(acl).to.include(`user:${reader}:r--`).and.include('other::---');
+    expect(acl).to.include(`user:${reader}:r-x\t#effective:r--`).and.include(`user:${writer}:rwx\t#effective:rw-`).and.include('other::---');
     expect((await asUser(reader, ['cat', path.join(box.shares.docs, 'from-writer.conf')])).code).to.equal(0);
   });
 
@@ -79,10 +100,14 @@ describe('file services on real smbd and sshd (root)', function () {
     expect(deactivated.stdout + deactivated.stderr).to.match(/NT_STATUS_ACCOUNT_DISABLED|NT_STATUS_LOGON_FAILURE|NT_STATUS_ACCESS_DENIED/);
   });
 
-  it('SMB: encryption required refuses a plain connection and serves an encrypted one', async () => {
-    const plain = await smb('vault', writer, 'ls', 'off');
+  it('SMB: encryption required refuses a client that cannot encrypt and serves an encrypted one', async () => {
+    // SMB 2.1 has no encryption; smbclient's SMB3 encrypts whenever the share demands it.
+    const smb21 = (share: string) =>
+      sh(['smbclient', `//127.0.0.1/${share}`, '-p', String(smbPort), '-U', `${writer}%${password}`, '-m', 'SMB2_10', '-c', 'ls']);
+    const plain = await smb21('vault');
     expect(plain.code).to.not.equal(0);
     expect(plain.stdout + plain.stderr).to.match(/NT_STATUS_ACCESS_DENIED/);
+    expect((await smb21('docs')).code, 'a share without the requirement still serves SMB 2.1').to.equal(0);
     const encrypted = await smb('vault', writer, 'ls', 'encrypt');
     expect(encrypted.code, encrypted.stdout + encrypted.stderr).to.equal(0);
     expect(encrypted.stdout).to.include('secret.txt');
@@ -113,10 +138,10 @@ describe('file services on real smbd and sshd (root)', function () {
     const put = await sftp(writer, [`put ${box.smbConf} /docs/sftp-writer.conf`]);
     expect(put.code, put.stdout + put.stderr).to.equal(0);
     const acl = (await sh(['getfacl', '-p', path.join(box.shares.docs, 'sftp-writer.conf')])).stdout;
-    expect(acl).to.include(`# owner: ${writer}`).and.include(`user:${reader}:r--`);
+    expect(acl).to.include(`# owner: ${writer}`).and.include(`user:${reader}:r-x`);
   });
 
-  it('SFTP: a user without a grant, a deactivated user and a wrong password are refused', async () => {
+  it('SFTP: a user without a grant, and a deactivated user are refused', async () => {
     for (const user of [stranger, gone]) {
       const run = await sftp(user, ['ls /']);
       expect(run.code, user).to.not.equal(0);

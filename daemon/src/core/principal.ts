@@ -1,7 +1,16 @@
-/** The signed-in caller of a request, read fresh on every request so rights and deactivation apply at once. */
+import type { Language } from '../../../shared/src/api/system.ts';
+
+/**
+ * The signed-in caller of a request, resolved on every request (through a cache that any
+ * database write clears) so rights and deactivation apply at once. It carries what the
+ * session's UserInfo shows, so reading the session costs no query.
+ */
 export interface Principal {
   id: number;
   username: string;
+  displayName: string;
+  language: Language;
+  totpEnabled: boolean;
   admin: boolean;
   /** Special rights of the permission catalog the user holds (administrators hold all). */
   rights: ReadonlySet<string>;

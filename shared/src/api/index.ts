@@ -1,4 +1,5 @@
 import { authRoutes } from './auth.ts';
+import { fileOperationsRoutes } from './file-operations.ts';
 import { filesRoutes } from './files.ts';
 import { groupsRoutes } from './groups.ts';
 import { permissionsRoutes } from './permissions.ts';
@@ -13,6 +14,7 @@ import { sharesRoutes } from './shares.ts';
 import { storageRoutes } from './storage.ts';
 import { systemRoutes } from './system.ts';
 import { thumbnailsRoutes } from './thumbnails.ts';
+import { trashRoutes } from './trash.ts';
 
 /** Every area's route table, by area. Add an area here once and it is served, documented and typed. */
 export const api = {
@@ -30,6 +32,8 @@ export const api = {
   storage: storageRoutes,
   system: systemRoutes,
   thumbnails: thumbnailsRoutes,
+  fileOperations: fileOperationsRoutes,
+  trash: trashRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -54,7 +54,7 @@ export const storagePlanRequest = Joi.alternatives<StoragePlanRequest>()
     ],
     otherwise: Joi.object({ kind: Joi.string().valid('pool.create', 'pool.import.readonly', 'pool.import', 'pool.export', 'disk.replace').required() }).unknown(true),
   })
-  .id('StoragePlanRequest');
+  .id('StoragePlanRequest') as unknown as Joi.Schema<StoragePlanRequest>; // joi's alternatives() loses the bound type
 
 export const sharePlanRequest = Joi.alternatives<SharePlanRequest>()
   .conditional('.kind', {
@@ -72,7 +72,7 @@ export const sharePlanRequest = Joi.alternatives<SharePlanRequest>()
     ],
     otherwise: Joi.object({ kind: Joi.string().valid('share.create', 'share.delete').required() }).unknown(true),
   })
-  .id('SharePlanRequest');
+  .id('SharePlanRequest') as unknown as Joi.Schema<SharePlanRequest>; // joi's alternatives() loses the bound type
 
 export const storagePlanPreview = Joi.object<StoragePlanPreview, true>({
   planId: Joi.string().required(),

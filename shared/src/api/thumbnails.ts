@@ -74,7 +74,15 @@ export const thumbnailsRoutes = {
     }),
     status: 200,
     response: { raw: true, contentType: 'image/webp' },
-    errors: ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share', 'fs.entry.not_found', 'fs.entry.not_file', 'fs.thumbnail.not_found'],
+    errors: [
+      'fs.share.not_found',
+      'fs.path.invalid',
+      'fs.path.reserved',
+      'fs.path.outside_share',
+      'fs.entry.not_found',
+      'fs.entry.not_file',
+      'fs.thumbnail.not_found',
+    ],
   }),
   states: defineRoute({
     id: 'thumbnails.states',
@@ -82,6 +90,8 @@ export const thumbnailsRoutes = {
     path: '/api/files/{shareId}/thumbnails',
     access: 'user',
     summary: 'States of the thumbnails of the entries on screen; answers at once and queues the missing ones, announced on the returned topic',
+    description:
+      'The topic is `thumbnails/<shareId>`: subscribe before asking (or ask again once subscribed) so no announcement is missed. A queued entry is announced once, as `ready` with its `v` or `failed` with a reason.',
     params: shareIdParams,
     body: Joi.object<ThumbnailRequest, true>({
       paths: Joi.array().items(relPath().required()).min(1).max(maxThumbnailPaths).unique().required(),

@@ -1,5 +1,6 @@
 import type { ErrorSpec } from './catalog-entry.ts';
 import { authErrors } from './auth.ts';
+import { fileOperationErrors } from './file-operations.ts';
 import { filesErrors } from './files.ts';
 import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
@@ -19,6 +20,7 @@ export const errorCatalog = {
   ...storageErrors,
   ...authErrors,
   ...filesErrors,
+  ...fileOperationErrors,
   ...desktopErrors,
   ...jobErrors,
   ...logErrors,

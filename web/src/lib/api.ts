@@ -34,6 +34,8 @@ const options: ClientOptions = {
 
 /** The typed client of every operation, with this tab's session and CSRF token. */
 export const api = createApiClient(options);
+/** The same options, for calls that read response headers such as ETag (`send` of shared/src/client.ts). */
+export { options as apiOptions };
 
 export function isProblem(err: unknown, code: string): boolean {
   return err instanceof ApiError && err.code === code;

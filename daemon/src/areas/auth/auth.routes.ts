@@ -8,7 +8,7 @@ export function authHandlers(auth: AuthService): AreaHandlers<typeof authRoutes>
     loginTotp: ({ req, body }) => auth.loginTotp(req, body.code),
     recover: ({ req, body }) => auth.recover(req, body),
     logout: ({ req }) => auth.logout(req),
-    session: ({ req, user }) => auth.session(req, user.id),
+    session: ({ req, user }) => auth.session(req, user),
     totpEnroll: ({ user }) => auth.totpEnroll(user),
     totpConfirm: ({ user, body }) => auth.totpConfirm(user, body.code),
     totpDisable: ({ req, user, body }) => auth.totpDisable(req, user, body),

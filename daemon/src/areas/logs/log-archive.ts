@@ -113,6 +113,17 @@ export class ArchiveReader {
     return found.sort(newestFirst).slice(0, limit);
   }
 
+  /** Every archived entry that matches, in no particular order (counting, not paging). */
+  async matching(dir: string, filter: LogFilter): Promise<LogRow[]> {
+    const found: LogRow[] = [];
+    for (const day of await archiveDays(dir)) {
+      if (filter.from !== null && day.start + dayMs - 1 < filter.from) break;
+      if (filter.to !== null && day.start > filter.to) continue;
+      for (const row of await this.rowsOf(day)) if (rowMatches(filter, row, null)) found.push(row);
+    }
+    return found;
+  }
+
   /** Oldest archived entry time, or null for an empty archive. */
   async oldest(dir: string): Promise<number | null> {
     const days = await archiveDays(dir);

@@ -14,6 +14,7 @@ export function logsHandlers(logs: LogsService): AreaHandlers<typeof logsRoutes>
     },
     list: ({ query }) => logs.list(query),
     export: ({ query, res }) => logs.export(query, res),
+    histogram: ({ query }) => logs.histogram(query),
     status: () => logs.status(),
     updateSettings: ({ body }) => logs.updateSettings(body),
     sources: () => logs.sources(),

@@ -5,6 +5,8 @@ import {
   type AppLogResult,
   type LogEntry,
   type LogExportQuery,
+  type LogHistogram,
+  type LogHistogramQuery,
   type LogListQuery,
   type LogPage,
   type LogSettings,
@@ -20,6 +22,7 @@ import { ArchiveReader, archiveDays } from './log-archive.ts';
 import { decodeCursor, encodeCursor, type LogCursor } from './log-cursor.ts';
 import { streamExport } from './log-export.ts';
 import { newestFirst, toFilter, type LogFilter } from './log-filter.ts';
+import { histogram } from './log-histogram.ts';
 import type { LogStore } from './log-store.ts';
 import { trimLogs, type TrimResult } from './log-trim.ts';
 import { rowToEntry, type LogRow } from './logs.model.ts';
@@ -85,6 +88,18 @@ export class LogsService {
       fileName: `cellar-logs-${stamp}`,
       page: (cursor, size) => this.page(filter, cursor, size),
     });
+  }
+
+  /** Entries per level over equal time buckets of the range (the Logs app's histogram). */
+  async histogram(query: LogHistogramQuery): Promise<LogHistogram> {
+    const to = query.to ? Date.parse(query.to) : this.deps.clock.now();
+    const from = query.from ? Date.parse(query.from) : to - logLimits.histogramDefaultSpanMs;
+    if (from > to) throw new ProblemError('logs.range.invalid', { from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+    await this.deps.store.flush();
+    const filter: LogFilter = { ...toFilter(query), from, to };
+    const dir = this.readableArchiveDir();
+    const archived = dir ? await this.archiveReader.matching(dir, filter) : [];
+    return histogram(this.deps.store.db, filter, { from, to, buckets: query.buckets ?? logLimits.histogramBucketsDefault }, archived);
   }
 
   /** Newest first over the current logs and the archive; the cursor is the last row's (time, id). */

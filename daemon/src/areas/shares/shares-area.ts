@@ -19,6 +19,8 @@ export interface SharesAreaDeps {
   listUsers(): Promise<ShareUser[]>;
   /** Sockets holding a topic; folder watches without any are stopped. */
   listenerCount(topic: string): number;
+  /** Called after every share or grant change (file services). */
+  hostChanged?(): void;
 }
 
 /** Builds shares and files with their narrow dependencies and registers their live topics. */
@@ -37,6 +39,7 @@ export function createSharesArea(deps: SharesAreaDeps) {
     listUsers: deps.listUsers,
     groupExists: membership.groupExists,
     grantsChanged: () => void topics.recheckAll(),
+    hostChanged: deps.hostChanged,
   });
   const shareFolder = async (principal: Parameters<SharesService['requireAccess']>[0], shareId: number, need: 'read' | 'readWrite') => (await shares.requireAccess(principal, shareId, need)).hostPath;
   const files = new FilesService({ shareFolder, logger });

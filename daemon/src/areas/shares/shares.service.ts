@@ -28,6 +28,8 @@ export interface SharesDeps {
   groupExists(groupId: number): Promise<boolean>;
   /** Open live topics are re-checked after a grant change (folder topics of a share no longer granted stop). */
   grantsChanged(): void;
+  /** Host effects that follow shares and grants (Samba, SFTP, ACLs) re-apply after any change. */
+  hostChanged?(): void;
 }
 
 /** The rules of shares: listing by access, registration of host folders, settings and grants. */
@@ -71,6 +73,31 @@ export class SharesService {
     this.deps.logger.info('share registered', { component: 'shares', shareId: row.id, hostPath });
     this.changed();
     return this.info(row, 'readWrite', true);
+  }
+
+  /** Registers a share on a dataset the storage area created through a plan (share.create). */
+  async registerDataset(share: { name: string; dataset: string; hostPath: string }): Promise<number> {
+    const { shares } = this.deps.models;
+    const row = await this.uniqueName(share.name, () => shares.create({ name: share.name, description: '', kind: 'dataset', dataset: share.dataset, hostPath: share.hostPath, createdAt: new Date().toISOString() }));
+    this.deps.logger.info('dataset share registered', { component: 'shares', shareId: row.id, dataset: share.dataset });
+    this.changed();
+    return row.id;
+  }
+
+  /** Removes a share and its grants (share.delete); its files are the storage plan's business. */
+  async removeShare(shareId: number): Promise<void> {
+    const row = await this.find(shareId);
+    await this.deps.models.grants.destroy({ where: { shareId } });
+    await row.destroy();
+    this.deps.logger.info('share removed', { component: 'shares', shareId });
+    this.changed();
+    this.deps.grantsChanged();
+  }
+
+  /** Name, dataset and host path of every share, for the storage area's plans. */
+  async datasets(): Promise<{ id: number; name: string; dataset: string | null }[]> {
+    const rows = await this.deps.models.shares.findAll({ attributes: ['id', 'name', 'dataset'] });
+    return rows.map((r) => ({ id: r.id, name: r.name, dataset: r.dataset }));
   }
 
   async details(): Promise<ShareDetails[]> {
@@ -155,6 +182,7 @@ export class SharesService {
 
   private changed(): void {
     this.deps.topics.publish(topicName.sharesList, 'changed', {});
+    this.deps.hostChanged?.();
   }
 
   private async usersWithGroups(): Promise<{ user: ShareUser; groupIds: number[] }[]> {

@@ -68,9 +68,12 @@ export function shareDataset(pool: string, name: string): string {
   return `${pool}/shares/${slug || 'share'}`;
 }
 
-export function shareCreatePlan(name: string, dataset: string, quotaBytes: number | null): PlanBody {
-  const argv = ['zfs', 'create', '-p', ...(quotaBytes ? ['-o', `quota=${quotaBytes}`] : []), dataset];
-  return { kind: 'share.create', steps: [{ argv, disks: [] }], destroys: [], warnings: [], after: { kind: 'share.register', name, dataset } };
+/** Without `-p`, so a dataset that appeared meanwhile fails the plan instead of being taken over. */
+export function shareCreatePlan(name: string, dataset: string, quotaBytes: number | null, parentExists: boolean): PlanBody {
+  const parent = dataset.slice(0, dataset.lastIndexOf('/'));
+  const steps: PlanStep[] = parentExists ? [] : [{ argv: ['zfs', 'create', parent], disks: [] }];
+  steps.push({ argv: ['zfs', 'create', ...(quotaBytes ? ['-o', `quota=${quotaBytes}`] : []), dataset], disks: [] });
+  return { kind: 'share.create', steps, destroys: [], warnings: [], after: { kind: 'share.register', name, dataset } };
 }
 
 /** Keeping data unregisters the share only; destroying lists every snapshot that goes with the dataset. */

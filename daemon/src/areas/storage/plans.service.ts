@@ -53,7 +53,9 @@ export class PlansService {
     if (request.kind === 'share.create') {
       await this.requirePool(request.pool);
       if (await shares.nameTaken(request.name)) throw new ProblemError('fs.share.name_taken', { name: request.name });
-      return this.deps.store.add(shareCreatePlan(request.name, shareDataset(request.pool, request.name), request.quotaBytes ?? null));
+      const dataset = shareDataset(request.pool, request.name);
+      if (await zfs.exists(dataset)) throw new ProblemError('fs.share.name_taken', { name: request.name });
+      return this.deps.store.add(shareCreatePlan(request.name, dataset, request.quotaBytes ?? null, await zfs.exists(`${request.pool}/shares`)));
     }
     const share = await shares.find(request.shareId);
     if (!share) throw new ProblemError('fs.share.not_found', { shareId: request.shareId });

@@ -36,6 +36,8 @@ export interface IdentityOptions {
   throttle?: ThrottlePolicy;
   /** Apps of the permission catalog; the core app registry until installed apps exist. */
   apps?: () => readonly CatalogApp[];
+  /** Called after users, groups or rights change (file services re-apply Samba, SFTP and ACLs). */
+  accountsChanged?: () => void;
 }
 
 const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
@@ -55,7 +57,13 @@ export async function createIdentity(o: IdentityOptions) {
   });
   o.topics.register(grantsTopic);
   const totp = new TotpService({ db: o.db, models: authModels, logger: o.logger });
-  const common = { db: o.db, users: o.userRows, rights, accounts, events: grantsTopic, logger: o.logger };
+  const events = {
+    rightsChanged: (ids: readonly number[] | 'all') => {
+      grantsTopic.rightsChanged(ids);
+      o.accountsChanged?.();
+    },
+  };
+  const common = { db: o.db, users: o.userRows, rights, accounts, events, logger: o.logger };
   const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp });
   const groups = new GroupsService({ ...common, groups: groupModels });
   const permissions = new PermissionsService({ ...common, groups, apps: o.apps ?? coreCatalogApps });
@@ -72,6 +80,8 @@ export async function createIdentity(o: IdentityOptions) {
     groups,
     permissions,
     auth,
+    /** Who holds a right (the SMB and SFTP rights for the file services). */
+    rightHolders: (right: string) => rights.holders(right),
     /** On a box: the SMB and SFTP groups exist before any user is put into them. */
     start: () => (o.applyAccounts ? accounts.ensureProtocolGroups() : Promise.resolve()),
   };

@@ -20,7 +20,7 @@ export interface UsersDeps {
   rights: Rights;
   accounts: SystemAccounts;
   sessions: { endUserSessions(userId: number, exceptSid?: string): Promise<number> };
-  totp: { enabledUserIds(): Promise<Set<number>> };
+  totp: { enabled(userId: number): Promise<boolean>; enabledUserIds(): Promise<Set<number>> };
   events: IdentityEvents;
   logger: Logger;
 }
@@ -46,7 +46,15 @@ export class UsersService {
     const user = await this.deps.users.findByPk(userId);
     if (!user || !user.active) return null;
     const grants = await this.deps.rights.ofUser(user);
-    return { id: user.id, username: user.username, admin: grants.admin, rights: new Set(grants.effective) };
+    return {
+      id: user.id,
+      username: user.username,
+      displayName: user.displayName,
+      language: user.language,
+      totpEnabled: await this.deps.totp.enabled(user.id),
+      admin: grants.admin,
+      rights: new Set(grants.effective),
+    };
   }
 
   async list(): Promise<UserSummary[]> {
@@ -124,6 +132,8 @@ export class UsersService {
       return row;
     });
     this.deps.logger.info('user created', { component: 'users', userId: user.id, username: user.username, uid: user.uid });
+    // A new user may hold rights and share access at once (through the groups every user is in).
+    this.deps.events.rightsChanged([user.id]);
     return this.summary(user);
   }
 

@@ -30,7 +30,6 @@ export const boxDeployment: FileServicesDeployment = {
     sftpGroup: protocolGroups.sftp,
     accountsGroup: usersGroup,
     chrootBase: '/srv/cellar-sftp',
-    fileMode: '0660',
     confPath: '/etc/ssh/sshd_config.d/cellar-sftp.conf',
     check: ['sshd', '-t'],
     reload: ['systemctl', 'reload', 'ssh'],

@@ -139,9 +139,14 @@ export class FileServices {
       const acl = shareAcl(share);
       const key = `${share.hostPath}\n${acl.access}\n${acl.defaults}`;
       if (this.applied.acl.get(share.id) === key) continue;
-      await this.lockTrash(path.join(share.hostPath, this.deps.reserved.trashFolder));
-      for (const argv of aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
-      this.applied.acl.set(share.id, key);
+      // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
+      try {
+        await this.lockTrash(path.join(share.hostPath, this.deps.reserved.trashFolder));
+        for (const argv of aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+        this.applied.acl.set(share.id, key);
+      } catch (err) {
+        this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });
+      }
     }
   }
 

@@ -35,6 +35,7 @@ export interface ReservedNames {
 }
 
 // Control characters would end a line of smb.conf or sshd_config and start a new directive.
+// eslint-disable-next-line no-control-regex -- matching them is the point
 const controlChars = /[\u0000-\u001f\u007f]/;
 
 /**

@@ -42,7 +42,11 @@ export function smbConf(input: SmbConfInput): SmbConfResult {
 }
 
 function shareParameters(share: FileShare, users: FileShare['users'], reserved: ReservedNames): SmbParameters {
-  const names = (access: 'read' | 'readWrite') => users.filter((u) => u.access === access).map((u) => u.username).sort();
+  const names = (access: 'read' | 'readWrite') =>
+    users
+      .filter((u) => u.access === access)
+      .map((u) => u.username)
+      .sort();
   const readers = names('read');
   const writers = names('readWrite');
   const params: [string, string][] = [
@@ -54,8 +58,13 @@ function shareParameters(share: FileShare, users: FileShare['users'], reserved: 
   if (readers.length) params.push(['read list', readers.join(' ')]);
   if (writers.length) params.push(['write list', writers.join(' ')]);
   params.push(
-    // New files take the share's default ACL, so SMB, SFTP and the disk agree on who may use them.
-    ['inherit acls', 'yes'],
+    // New files take the share's default ACL; their group bits become its mask, so rw
+    // keeps the named entries whole (the x of DOS attributes stays off).
+    ['map archive', 'no'],
+    ['create mask', '0660'],
+    ['force create mode', '0660'],
+    ['directory mask', '0770'],
+    ['force directory mode', '0770'],
     ['hide dot files', 'yes'],
     ['veto files', `/${reserved.trashFolder}/${reserved.uploadTempPrefix}*/`],
     ['delete veto files', 'no'],

@@ -8,8 +8,6 @@ export interface SftpDeployment {
   accountsGroup: string;
   /** Root-owned folder holding one chroot per user (not under /tmp). */
   chrootBase: string;
-  /** Mode of files made over SFTP; the default ACL then decides who else may use them. */
-  fileMode: string;
 }
 
 /** One share folder inside a user's chroot: a bind mount of the share's host path. */
@@ -32,7 +30,7 @@ export function sshdConf(d: SftpDeployment): string {
     header,
     `Match Group ${d.sftpGroup}`,
     `\tChrootDirectory ${path.posix.join(d.chrootBase, '%u')}`,
-    `\tForceCommand internal-sftp -d / -m ${d.fileMode}`,
+    '\tForceCommand internal-sftp -d /',
     ...locked.map((line) => `\t${line}`),
     '\tPasswordAuthentication yes',
     `Match Group ${d.accountsGroup},!${d.sftpGroup}`,

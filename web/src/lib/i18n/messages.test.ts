@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { ApiError } from '../../../../shared/src/client.ts';
 import { requestErrors } from '../../../../shared/src/errors/request.ts';
-import de from './de.json' with { type: 'json' };
-import en from './en.json' with { type: 'json' };
+import { deMessages as de, enMessages as en } from './dictionaries.ts';
 import { errorMessage, format, pickLanguage, problemMessage } from './messages.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

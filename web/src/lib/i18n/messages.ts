@@ -1,8 +1,7 @@
 import { languages, type Language } from '../../../../shared/src/api/system.ts';
 import { ApiError } from '../../../../shared/src/client.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
-import de from './de.json';
-import en from './en.json';
+import { deMessages as de, enMessages as en } from './dictionaries.ts';
 
 export type MessageKey = keyof typeof en;
 export type MessageParams = Record<string, unknown>;

@@ -28,7 +28,13 @@ export type RenderOutcome = { ok: true } | { ok: false; reason: ThumbnailReason;
  * size, and the decoder keeps the same pixel limit in case the header lied.
  * Animated GIF and WebP give their first frame; EXIF orientation is applied.
  */
-export async function renderThumbnail(input: string, format: ImageFormat, size: number, output: string, limits: RenderLimits = defaultRenderLimits): Promise<RenderOutcome> {
+export async function renderThumbnail(
+  input: string,
+  format: ImageFormat,
+  size: number,
+  output: string,
+  limits: RenderLimits = defaultRenderLimits,
+): Promise<RenderOutcome> {
   let header: Metadata;
   try {
     header = await sharp(input, { limitInputPixels: false, failOn: 'error' }).metadata();

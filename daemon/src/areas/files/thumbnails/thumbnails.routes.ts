@@ -16,7 +16,12 @@ async function sendThumbnail(req: Request, res: Response, file: ThumbnailFile, s
     res.setHeader('Content-Security-Policy', 'sandbox');
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', file.immutable ? 'private, max-age=31536000, immutable' : 'private, no-cache');
-    if (req.get('If-None-Match')?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+    if (
+      req
+        .get('If-None-Match')
+        ?.split(',')
+        .some((t) => t.trim().replace(/^W\//, '') === etag)
+    ) {
       res.status(304).end();
       return;
     }

@@ -1,5 +1,12 @@
 import { access, open, type FileHandle } from 'node:fs/promises';
-import type { ThumbnailQuery, ThumbnailReason, ThumbnailRequest, ThumbnailSize, ThumbnailState, ThumbnailStates } from '../../../../../shared/src/api/thumbnails.ts';
+import type {
+  ThumbnailQuery,
+  ThumbnailReason,
+  ThumbnailRequest,
+  ThumbnailSize,
+  ThumbnailState,
+  ThumbnailStates,
+} from '../../../../../shared/src/api/thumbnails.ts';
 import { topicName } from '../../../../../shared/src/topics.ts';
 import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
@@ -113,13 +120,23 @@ export class ThumbnailsService {
     return this.queue.close();
   }
 
-  private async stateOf(shareId: number, root: string, rel: string, size: ThumbnailSize, info: SourceInfo, row: ThumbnailRow | undefined): Promise<ThumbnailState> {
+  private async stateOf(
+    shareId: number,
+    root: string,
+    rel: string,
+    size: ThumbnailSize,
+    info: SourceInfo,
+    row: ThumbnailRow | undefined,
+  ): Promise<ThumbnailState> {
     if (info.kind === 'missing') return { path: rel, state: 'failed', v: null, reason: 'notFound' };
     if (info.kind === 'notFile') return { path: rel, state: 'unsupported', v: null, reason: 'notFile' };
     if (info.format === null) return { path: rel, state: 'unsupported', v: null, reason: 'notImage' };
     if (row?.state === 'failed') return { path: rel, state: 'failed', v: null, reason: row.reason };
     if (row?.state === 'ready') {
-      const present = await access(this.deps.cache.fileOf(shareId, info.key, size)).then(() => true, () => false);
+      const present = await access(this.deps.cache.fileOf(shareId, info.key, size)).then(
+        () => true,
+        () => false,
+      );
       if (present) {
         // Same identity under another name (renamed, moved): the sweep looks for the source here from now on.
         if (row.path !== rel) await row.update({ path: rel });
@@ -165,7 +182,15 @@ export class ThumbnailsService {
         await source.handle.close();
       }
       await this.deps.rows.destroy({ where: { shareId, cacheKey: key, size } });
-      await this.deps.rows.create({ shareId, path: rel, cacheKey: key, size, state: outcome.ok ? 'ready' : 'failed', reason: outcome.ok ? null : outcome.reason, createdAt: new Date().toISOString() });
+      await this.deps.rows.create({
+        shareId,
+        path: rel,
+        cacheKey: key,
+        size,
+        state: outcome.ok ? 'ready' : 'failed',
+        reason: outcome.ok ? null : outcome.reason,
+        createdAt: new Date().toISOString(),
+      });
       if (outcome.ok) return announce('ready', { v: key });
       this.deps.logger.info('thumbnail refused', { component: 'thumbnails', shareId, path: rel, reason: outcome.reason, detail: outcome.detail });
       announce('failed', { v: key, reason: outcome.reason });

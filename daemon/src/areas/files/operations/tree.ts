@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
+import { isInside, isReservedName, uploadTempPrefix } from '../safe-path.ts';
+
+export function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException).code;
+}
+
+export async function lstatOrNull(file: string): Promise<Stats | null> {
+  try {
+    return await lstat(file);
+  } catch (err) {
+    if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return null;
+    throw err;
+  }
+}
+
+/** What every tree walk of a running operation shares: cancel, byte progress and the report of what was left out. */
+export interface TreeContext {
+  signal: AbortSignal;
+  addBytes(bytes: number): void;
+  /** An entry left out (absolute path of the entry that was not copied or whose name was taken). */
+  report(abs: string, reason: SkipReason): void;
+  /** The share-relative path of an absolute path, for problem params. */
+  relOf(abs: string): string;
+}
+
+/** A hidden name in `folder` for an entry being written: reserved, so never listed, addressed or copied. */
+export function tempPath(folder: string): string {
+  return path.join(folder, `${uploadTempPrefix}${randomBytes(12).toString('hex')}`);
+}
+
+/** The children of a folder that belong to users: the box's own reserved entries are never copied or moved. */
+export async function userChildren(folder: string): Promise<string[]> {
+  return (await readdir(folder)).filter((name) => !isReservedName(name));
+}
+
+/** Bytes of every file in a tree, links not followed (the total a copy reports progress against). */
+export async function treeBytes(abs: string, signal?: AbortSignal): Promise<number> {
+  signal?.throwIfAborted();
+  const s = await lstatOrNull(abs);
+  if (!s) return 0;
+  if (s.isFile()) return s.size;
+  if (!s.isDirectory()) return 0;
+  let sum = 0;
+  for (const name of await userChildren(abs)) sum += await treeBytes(path.join(abs, name), signal);
+  return sum;
+}
+
+/** "name (2).ext" for a file, "name (2)" for a folder: the first free one in `folder`. */
+export async function freeName(folder: string, name: string, isFolder: boolean): Promise<string> {
+  const ext = isFolder ? '' : path.extname(name);
+  const stem = ext === '' ? name : name.slice(0, -ext.length);
+  for (let n = 2; ; n++) {
+    const candidate = `${stem} (${n})${ext}`;
+    if (!(await lstatOrNull(path.join(folder, candidate)))) return candidate;
+  }
+}
+
+/**
+ * Whether a symbolic link with `text`, placed in `folder`, leads inside `root`. The kernel resolves
+ * the path (links and '..' as it would follow them); for a target that does not exist yet, the
+ * nearest existing ancestor is resolved and the rest appended, refusing any '..' in that rest.
+ */
+export async function linkLeadsInside(folder: string, text: string, root: string): Promise<boolean> {
+  let probe = path.isAbsolute(text) ? text : `${folder}/${text}`;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(probe);
+      if (rest.some((segment) => segment === '..')) return false;
+      return isInside(path.join(real, ...rest), root);
+    } catch (err) {
+      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') return false;
+      const parent = path.dirname(probe);
+      if (parent === probe) return false;
+      rest.unshift(path.basename(probe));
+      probe = parent;
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { DataTypes, Model, type Sequelize } from 'sequelize';
+import type { TrashItemType } from '../../../../../shared/src/api/trash.ts';
+
+/** An entry in a share's recycle bin: where it was, who deleted it and when. */
+export class TrashRow extends Model {
+  declare id: number;
+  declare shareId: number;
+  /** Its name inside the bin folder: unique, never the original name. */
+  declare storedName: string;
+  declare originalPath: string;
+  declare type: TrashItemType;
+  declare size: number;
+  declare deletedAt: string;
+  declare deletedById: number | null;
+  declare deletedByName: string | null;
+}
+
+export function initTrashModel(sequelize: Sequelize): typeof TrashRow {
+  TrashRow.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      shareId: { type: DataTypes.INTEGER, allowNull: false },
+      storedName: { type: DataTypes.TEXT, allowNull: false },
+      originalPath: { type: DataTypes.TEXT, allowNull: false },
+      type: { type: DataTypes.TEXT, allowNull: false },
+      size: { type: DataTypes.INTEGER, allowNull: false },
+      deletedAt: { type: DataTypes.TEXT, allowNull: false },
+      deletedById: { type: DataTypes.INTEGER, allowNull: true },
+      deletedByName: { type: DataTypes.TEXT, allowNull: true },
+    },
+    { sequelize, tableName: 'trash_items' },
+  );
+  return TrashRow;
+}

@@ -1,0 +1,120 @@
+import type { Sequelize } from 'sequelize';
+import type { StorageDisk } from '../../../../shared/src/api/storage.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { JobEngine } from '../../core/jobs/job-engine.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { DiskProbe } from '../../host/disks/disk-probe.ts';
+import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
+import { AlertsService } from './alerts.service.ts';
+import { DiskGuard } from './disk-guard.ts';
+import { PlanStore } from './plan-store.ts';
+import { planJobKind, PlansService, type DatasetShares, type PlanJobParams } from './plans.service.ts';
+import { PoolsService } from './pools.service.ts';
+import { SchedulesService } from './schedules.service.ts';
+import { SnapshotSchedules } from './snapshot-schedules.ts';
+import { SnapshotsService } from './snapshots.service.ts';
+import { initStorageModels } from './storage.model.ts';
+import { storageAlertsTopic, storagePoolsTopic } from './storage-topics.ts';
+
+/**
+ * How storage touches the machine. `apply` runs ZFS changes for real: on a box always; in
+ * development mode only when asked (storage system tests), since development mode otherwise
+ * only logs host effects. The rest are seams for tests on loop devices.
+ */
+export interface StorageOptions {
+  apply: boolean;
+  includeLoopDevices: boolean;
+  minDiskBytes: number;
+  /** Where new pools mount (`<mountRoot>/<pool>`). */
+  mountRoot: string;
+  /** Folders the import scan reads device labels from. */
+  importDirs: string[];
+  scrubPollMs: number;
+}
+
+export const defaultStorageOptions = (box: boolean): StorageOptions => ({
+  apply: box,
+  includeLoopDevices: false,
+  minDiskBytes: 1024 ** 3,
+  mountRoot: '/mnt',
+  importDirs: ['/dev/disk/by-id'],
+  scrubPollMs: 2000,
+});
+
+export interface StorageAreaDeps {
+  db: Sequelize;
+  logger: Logger;
+  clock: Clock;
+  jobs: JobEngine;
+  scheduler: Scheduler;
+  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  shares: DatasetShares;
+  options: StorageOptions;
+}
+
+const periodicMs = 60_000;
+
+export type StorageArea = ReturnType<typeof createStorageArea>;
+
+/** Builds the storage area: host driver with its own runner, services, the plan job kind, topics and periodic work. */
+export function createStorageArea(deps: StorageAreaDeps) {
+  const { logger, clock, options } = deps;
+  const runner = new CommandRunner(logger, options.apply);
+  const zfs = new ZfsDriver(runner);
+  const probe = new DiskProbe(runner, { includeLoopDevices: options.includeLoopDevices });
+  const guard = new DiskGuard({ probe, zfs, minDiskBytes: options.minDiskBytes });
+  const models = initStorageModels(deps.db);
+  const pools = new PoolsService({ zfs, clock, publisher: deps.topics, importDirs: options.importDirs, scrubPollMs: options.scrubPollMs });
+  const snapshots = new SnapshotsService({ zfs, clock });
+  const snapshotSchedules = new SnapshotSchedules({ models, snapshots, zfs, clock, logger });
+  const alerts = new AlertsService({ models, clock, publish: (t, type, data) => deps.topics.publish(t, type, data) });
+  const candidatePaths = async () => (await guard.facts()).map((f) => f.device.path);
+  const refresh = async () => {
+    const list = await pools.refresh();
+    await alerts.update(list, await Promise.all((await candidatePaths()).map((p) => probe.smart(p))));
+  };
+  const plans = new PlansService({
+    zfs,
+    guard,
+    store: new PlanStore(clock),
+    snapshots,
+    shares: deps.shares,
+    enqueue: (params, userId) => deps.jobs.enqueue(planJobKind, params, userId),
+    mountRoot: options.mountRoot,
+    importDirs: options.importDirs,
+    changed: () => void refresh().catch((err: unknown) => logger.warn('storage refresh failed', { component: 'storage', error: String(err) })),
+  });
+  const schedules = new SchedulesService({
+    models,
+    clock,
+    logger,
+    poolNames: async () => (await zfs.listPools()).map((p) => p.name),
+    scrub: (pool) => pools.startScrub(pool),
+    // Short self-tests; disks without SMART answer an error that is only logged.
+    smartSelfTests: async () => {
+      for (const path of await candidatePaths()) await runner.run(['smartctl', '-t', 'short', path], { allowFailure: true });
+    },
+  });
+  deps.jobs.register<PlanJobParams, { commands: number }>(planJobKind, { run: (ctx) => plans.execute(ctx) });
+  deps.topics.register(storagePoolsTopic(pools));
+  deps.topics.register(storageAlertsTopic(alerts));
+  deps.scheduler.every('storage.schedules', periodicMs, () => schedules.runDue());
+  deps.scheduler.every('storage.snapshots', periodicMs, (signal) => snapshotSchedules.runDue(signal));
+  deps.scheduler.every('storage.health', periodicMs, () => refresh());
+
+  return {
+    zfs,
+    pools,
+    plans,
+    snapshots,
+    snapshotSchedules,
+    schedules,
+    alerts,
+    refresh,
+    disks: async (): Promise<{ disks: StorageDisk[] }> => ({ disks: await guard.list((p) => probe.smart(p)) }),
+    close: () => pools.close(),
+  };
+}

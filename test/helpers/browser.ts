@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The built web desktop the browser tests serve: `npm run build` writes daemon/public.
+ * CELLAR_WEB_DIR points elsewhere, so engineers can build and test side by side without
+ * emptying each other's folder (`npx vite build --config web/vite.config.ts --outDir <dir> --emptyOutDir`).
+ */
+export const webDir = process.env.CELLAR_WEB_DIR ? path.resolve(process.env.CELLAR_WEB_DIR) : path.join(repo, 'daemon/public');
+export const artifacts = path.join(repo, 'test/artifacts');
+export const chromiumPath = '/usr/bin/chromium';
+
+/** Fails loudly, naming the command, when the web is not built or Chromium is missing. */
+export function assertBrowserPrerequisites(): void {
+  if (!existsSync(path.join(webDir, 'index.html'))) throw new Error(`The web desktop is not built: run \`npm run build\` first (no ${webDir}/index.html).`);
+  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: run \`apt-get install -y --no-install-recommends chromium\`.`);
+  mkdirSync(artifacts, { recursive: true });
+}
+
+/** Debian's Chromium, headless, with the flags this machine's closed network needs (../shared/machine-notes.md). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Waits up to five seconds for a locator's text to become `text`, then asserts it (showing what it was). */
+export async function expectText(locator: Locator, text: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  let seen = await locator.textContent();
+  while (seen?.trim() !== text && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await locator.textContent();
+  }
+  expect(seen?.trim()).to.equal(text);
+}
+
+/** Signs in through the sign-in page and waits for the desktop's taskbar. */
+export async function signInThroughPage(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(baseUrl);
+  await page.locator('input[autocomplete="username"]').fill(username);
+  await page.locator('input[type="password"]').fill(password);
+  await page.locator('form button[type="submit"]').click();
+  await page.locator('nav.taskbar').waitFor({ timeout: 10_000 });
+}
+
+export function screenshotPath(name: string): string {
+  return path.join(artifacts, `${name}.png`);
+}

@@ -1,0 +1,237 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Job } from '../../shared/src/api/jobs.ts';
+import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+
+// Real ZFS: Debian's zfs-fuse on loop devices of sparse files, as root. Everything made here
+// carries the test prefix and is destroyed in `after`, also when a test failed.
+const prefix = `cellarst${process.pid}`;
+const poolName = `${prefix}p`;
+const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const quiet = (argv: string[]) => {
+  try {
+    sh(argv);
+  } catch {
+    // cleanup continues with the next step
+  }
+};
+
+function poolExists(): boolean {
+  try {
+    sh(['zpool', 'list', '-H', '-o', 'name', poolName]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function ensureZfsFuse(): Promise<void> {
+  try {
+    sh(['pgrep', '-x', 'zfs-fuse']);
+  } catch {
+    spawn('zfs-fuse', ['--no-daemon'], { detached: true, stdio: 'ignore' }).unref();
+    for (let i = 0; i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      try {
+        sh(['zpool', 'list']);
+        return;
+      } catch {
+        // not up yet
+      }
+    }
+  }
+}
+
+async function waitJob(client: TestClient, job: Job): Promise<Job> {
+  for (let i = 0; i < 300; i++) {
+    const now = await client.api.jobs.get({ params: { id: job.id } });
+    if (now.state !== 'queued' && now.state !== 'running') return now;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`job ${job.id} did not finish`);
+}
+
+describe('storage on zfs-fuse', function () {
+  this.timeout(120_000);
+  let work: string;
+  const loops: string[] = [];
+  let box: TestDaemon;
+  let admin: TestClient;
+  let now = Date.UTC(2026, 10, 23, 10, 15);
+  const loopName = (i: number) => path.basename(loops[i]!);
+
+  before(async () => {
+    await ensureZfsFuse();
+    work = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+    for (let i = 0; i < 3; i++) {
+      const file = path.join(work, `${prefix}-disk${i}.img`);
+      sh(['truncate', '-s', '128M', file]);
+      loops.push(sh(['losetup', '-f', '--show', file]).trim());
+    }
+    box = await startTestDaemon({}, { clock: { now: () => now }, storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * 1024 * 1024, mountRoot: path.join(work, 'mnt'), importDirs: ['/dev'], scrubPollMs: 200 } });
+    admin = await box.signIn();
+  });
+
+  after(async () => {
+    await box?.close();
+    // zfs-fuse answers "pool is busy" for a moment after its file systems were used: try again.
+    for (let i = 0; i < 20 && poolExists(); i++) {
+      quiet(['zpool', 'destroy', '-f', poolName]);
+      if (poolExists()) await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const loop of loops) quiet(['losetup', '-d', loop]);
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('shows the new loop disks as usable', async () => {
+    const { disks } = await admin.api.storage.disks();
+    for (let i = 0; i < 3; i++) expect(disks.find((d) => d.name === loopName(i))).to.deep.include({ usable: true, reasons: [] });
+  });
+
+  it('creates a mirror pool through a previewed plan run as a job', async () => {
+    const preview = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: poolName, layout: 'mirror', disks: [loopName(0), loopName(1)] } });
+    expect(preview.commands).to.deep.equal([['zpool', 'create', '-m', path.join(work, 'mnt', poolName), poolName, 'mirror', loops[0], loops[1]]]);
+    expect(preview.disks).to.deep.equal([loopName(0), loopName(1)]);
+    expect(Date.parse(preview.expiresAt) - now).to.equal(10 * 60 * 1000);
+    const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: preview.planId } }));
+    expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
+    await expectProblem(admin.api.storage.runPlan({ params: { planId: preview.planId } }), 'storage.plan.already_run', 409);
+    const { pools } = await admin.api.storage.pools();
+    const pool = pools.find((p) => p.name === poolName);
+    expect(pool?.health).to.equal('ONLINE');
+    expect(pool?.vdevGroups[0]?.vdevs[0]?.type).to.equal('mirror');
+    expect(pool?.datasets.map((d) => d.name)).to.include(poolName);
+  });
+
+  it('has the disk guard refuse a disk already in a pool, in the list and in a plan', async () => {
+    const { disks } = await admin.api.storage.disks();
+    const inPool = disks.find((d) => d.name === loopName(0));
+    expect(inPool?.usable).to.equal(false);
+    expect(inPool?.reasons.map((r) => r.reason)).to.include('inPool');
+    const err = await expectProblem(admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'stripe', disks: [loopName(0)] } }), 'storage.disk.refused', 409);
+    expect(err.problem.params?.disk).to.equal(loopName(0));
+    const stripe = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'stripe', disks: [loopName(2)] } });
+    expect(stripe.warnings.join(' ')).to.match(/no redundancy/);
+    await expectProblem(admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'raidz1', disks: [loopName(2)] } }), 'storage.layout.invalid', 400);
+  });
+
+  let dataset = '';
+  it('creates a share dataset through a share plan and writes files into it', async () => {
+    const preview = await admin.api.storage.createSharePlan({ body: { kind: 'share.create', pool: poolName, name: 'Family Photos', quotaBytes: 32 * 1024 * 1024 } });
+    dataset = `${poolName}/shares/family-photos`;
+    expect(preview.commands).to.deep.equal([
+      ['zfs', 'create', `${poolName}/shares`],
+      ['zfs', 'create', '-o', `quota=${32 * 1024 * 1024}`, dataset],
+    ]);
+    const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: preview.planId } }));
+    expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
+    const share = (await admin.api.shares.list()).find((s) => s.name === 'Family Photos');
+    expect(share).to.include({ kind: 'dataset', hostPath: path.join(work, 'mnt', poolName, 'shares', 'family-photos') });
+    writeFileSync(path.join(share!.hostPath!, 'a.txt'), 'first');
+    expect(existsSync(path.join(share!.hostPath!, 'a.txt'))).to.equal(true);
+  });
+
+  it('takes a manual snapshot, holds it so it cannot be destroyed, and releases only its own hold', async () => {
+    const snap = await admin.api.storage.createSnapshot({ body: { dataset } });
+    expect(snap.name).to.equal('service-manual-20261123T101500Z');
+    expect(snap.serviceKind).to.equal('manual');
+    await admin.api.storage.holdSnapshot({ body: { dataset, snapshot: snap.name } });
+    await expectProblem(admin.api.storage.holdSnapshot({ body: { dataset, snapshot: snap.name } }), 'storage.snapshot.already_held', 409);
+    expect((await admin.api.storage.snapshots({ query: { dataset } })).snapshots[0]?.holds).to.equal(1);
+    expect(() => sh(['zfs', 'destroy', `${dataset}@${snap.name}`])).to.throw(/busy/);
+    // Another tool's hold stays when the service releases its own.
+    sh(['zfs', 'hold', 'othertool', `${dataset}@${snap.name}`]);
+    await admin.api.storage.releaseSnapshot({ body: { dataset, snapshot: snap.name } });
+    await expectProblem(admin.api.storage.releaseSnapshot({ body: { dataset, snapshot: snap.name } }), 'storage.snapshot.not_held', 409);
+    expect((await admin.api.storage.snapshots({ query: { dataset } })).snapshots[0]?.holds).to.equal(1);
+    sh(['zfs', 'release', 'othertool', `${dataset}@${snap.name}`]);
+    await expectProblem(admin.api.storage.snapshots({ query: { dataset: `${poolName}/absent` } }), 'storage.dataset.not_found', 404);
+  });
+
+  it('prunes by an hourly schedule with a fake clock: only its own snapshots beyond keep, never held ones', async () => {
+    const before = await admin.api.storage.snapshotSchedules({ query: { dataset } });
+    expect(before.schedules.map((s) => [s.kind, s.enabled, s.keep])).to.deep.equal([
+      ['hourly', false, 24],
+      ['daily', false, 7],
+      ['weekly', false, 4],
+      ['monthly', false, 6],
+    ]);
+    await admin.api.storage.setSnapshotSchedules({ body: { dataset, schedules: [{ kind: 'hourly', enabled: true, keep: 2 }] } });
+    const names: string[] = [];
+    for (let h = 0; h < 4; h++) {
+      await box.daemon.scheduler.runNow('storage.snapshots');
+      const list = (await admin.api.storage.snapshots({ query: { dataset } })).snapshots;
+      names.push(...list.filter((s) => s.serviceKind === 'hourly').map((s) => s.name));
+      if (h === 0) await admin.api.storage.holdSnapshot({ body: { dataset, snapshot: 'service-hourly-20261123T100000Z' } });
+      now += 3600_000;
+    }
+    const left = (await admin.api.storage.snapshots({ query: { dataset } })).snapshots.map((s) => s.name);
+    // 13:00 and 12:00 are the newest two; 10:00 is held and stays; 11:00 is pruned; the manual one is never pruned.
+    // Oldest first: ZFS creation times share a second here, so the names' times order them.
+    expect(names).to.include('service-hourly-20261123T110000Z');
+    expect(left).to.deep.equal(['service-hourly-20261123T100000Z', 'service-manual-20261123T101500Z', 'service-hourly-20261123T120000Z', 'service-hourly-20261123T130000Z']);
+    await admin.api.storage.releaseSnapshot({ body: { dataset, snapshot: 'service-hourly-20261123T100000Z' } });
+  });
+
+  it('starts a scrub and answers a clear code for pause, which zfs-fuse cannot do', async () => {
+    await admin.api.storage.startScrub({ params: { pool: poolName } });
+    const err = await expectProblem(admin.api.storage.pauseScrub({ params: { pool: poolName } }), 'storage.capability.unsupported', 409);
+    expect(err.problem.params).to.deep.equal({ feature: 'scrubPause' });
+    const pool = (await admin.api.storage.pools()).pools.find((p) => p.name === poolName);
+    expect(pool?.scan.function).to.equal('scrub');
+    await expectProblem(admin.api.storage.startScrub({ params: { pool: 'absentpool' } }), 'storage.pool.not_found', 404);
+  });
+
+  it('sets a weekly scrub schedule with a next run, and runs a missed run once', async () => {
+    const list = await admin.api.storage.setSchedules({ body: { scrub: [{ pool: poolName, frequency: 'weekly' }] } });
+    const entry = list.scrub.find((s) => s.pool === poolName);
+    expect(entry?.nextRunAt).to.equal(new Date(now + 7 * 86400_000).toISOString());
+    now += 30 * 86400_000; // the daemon was "down" for a month
+    // The scheduler's own tick may be running it already (the clock moved); either way it runs once.
+    await box.daemon.scheduler.runNow('storage.schedules');
+    let after = (await admin.api.storage.schedules()).scrub.find((s) => s.pool === poolName);
+    for (let i = 0; i < 50 && after?.lastRunAt === null; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = (await admin.api.storage.schedules()).scrub.find((s) => s.pool === poolName);
+    }
+    expect(after?.lastRunAt).to.equal(new Date(now).toISOString());
+    expect(after?.nextRunAt).to.equal(new Date(now + 7 * 86400_000).toISOString());
+  });
+
+  it('deletes the share keeping its data, exports the pool and finds it in an import scan', async () => {
+    const share = (await admin.api.shares.list()).find((s) => s.name === 'Family Photos')!;
+    const destroy = await admin.api.storage.createSharePlan({ body: { kind: 'share.delete', shareId: share.id, destroyData: true } });
+    expect(destroy.commands).to.deep.equal([['zfs', 'destroy', '-f', '-r', dataset]]);
+    expect(destroy.destroys).to.include(`${dataset}@service-manual-20261123T101500Z`);
+    const keep = await admin.api.storage.createSharePlan({ body: { kind: 'share.delete', shareId: share.id, destroyData: false } });
+    expect(keep.commands).to.deep.equal([]);
+    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: keep.planId } }))).state).to.equal('succeeded');
+    expect((await admin.api.shares.list()).some((s) => s.id === share.id)).to.equal(false);
+
+    const exportPlan = await admin.api.storage.createPlan({ body: { kind: 'pool.export', pool: poolName } });
+    expect(exportPlan.commands).to.deep.equal([['zpool', 'export', poolName]]);
+    const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: exportPlan.planId } }));
+    expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
+    const scan = await admin.api.storage.importScan();
+    const found = scan.pools.find((p) => p.name === poolName);
+    expect(found).to.deep.include({ importable: true, state: 'ONLINE' });
+    expect(found?.vdevGroups[0]?.vdevs[0]?.type).to.equal('mirror');
+    await expectProblem(admin.api.storage.createPlan({ body: { kind: 'pool.import.readonly', pool: poolName } }), 'storage.capability.unsupported', 409);
+    const importPlan = await admin.api.storage.createPlan({ body: { kind: 'pool.import', pool: poolName } });
+    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: importPlan.planId } }))).state).to.equal('succeeded');
+  });
+
+  it('stops a plan at the first failing command with its output in the job error', async () => {
+    const preview = await admin.api.storage.createSharePlan({ body: { kind: 'share.create', pool: poolName, name: 'Second' } });
+    // The dataset appears behind the plan's back, so its create command fails.
+    sh(['zfs', 'create', `${poolName}/shares/second`]);
+    const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: preview.planId } }));
+    expect(job.state).to.equal('failed');
+    expect(job.error?.code).to.equal('storage.command.failed');
+    expect(String(job.error?.params?.output)).to.match(/exists/);
+    expect((await admin.api.shares.list()).some((s) => s.name === 'Second')).to.equal(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { requestIdPattern, type LogEntry, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs.ts';
+
+/** The time ranges offered in the filter bar; `custom` uses the chosen from/to. */
+export const rangePresets = ['15m', '1h', '24h', '7d', '30d', 'custom'] as const;
+export type RangePreset = (typeof rangePresets)[number];
+
+const presetMs: Record<Exclude<RangePreset, 'custom'>, number> = {
+  '15m': 15 * 60_000,
+  '1h': 3_600_000,
+  '24h': 24 * 3_600_000,
+  '7d': 7 * 24 * 3_600_000,
+  '30d': 30 * 24 * 3_600_000,
+};
+
+/** What the user chose in the filter bar. */
+export interface LogFilters {
+  preset: RangePreset;
+  /** `datetime-local` values (the browser's time zone), used when preset is custom. */
+  customFrom: string;
+  customTo: string;
+  levels: LogLevel[];
+  sources: string[];
+  search: string;
+}
+
+export const defaultFilters = (): LogFilters => ({ preset: '24h', customFrom: '', customTo: '', levels: [], sources: [], search: '' });
+
+/** The absolute range of the filters at `now`; a preset always ends now. */
+export function timeRange(filters: LogFilters, now: number): { from: number | null; to: number | null } {
+  if (filters.preset !== 'custom') return { from: now - presetMs[filters.preset], to: now };
+  const parse = (text: string) => {
+    const ms = text ? new Date(text).getTime() : NaN;
+    return Number.isNaN(ms) ? null : ms;
+  };
+  return { from: parse(filters.customFrom), to: parse(filters.customTo) };
+}
+
+/** The API query of the filters (list, export, histogram). */
+export function toQuery(filters: LogFilters, now: number): LogFilterQuery {
+  const { from, to } = timeRange(filters, now);
+  const query: LogFilterQuery = {};
+  if (from !== null) query.from = new Date(from).toISOString();
+  if (to !== null) query.to = new Date(to).toISOString();
+  if (filters.levels.length) query.level = [...filters.levels];
+  if (filters.sources.length) query.source = [...filters.sources];
+  const search = filters.search.trim();
+  if (search) query.search = search;
+  return query;
+}
+
+/** Whether the range follows the clock, so entries from the live tail belong to it. */
+export function isLive(filters: LogFilters): boolean {
+  return filters.preset !== 'custom' || filters.customTo === '';
+}
+
+/** Words as the box's full-text index splits them: letters and digits, folded. */
+function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+/**
+ * Whether a live-tail entry belongs to the list under these filters. Mirrors the box's search
+ * closely enough for the tail (words as prefixes anywhere in message or fields, or the exact
+ * request id); the next reload asks the box itself.
+ */
+export function entryMatches(entry: LogEntry, filters: LogFilters, now: number): boolean {
+  const { from } = timeRange(filters, now);
+  const time = Date.parse(entry.time);
+  if (from !== null && time < from) return false;
+  if (filters.levels.length && !filters.levels.includes(entry.level)) return false;
+  if (filters.sources.length && !filters.sources.includes(entry.source)) return false;
+  const search = filters.search.trim();
+  if (!search) return true;
+  if (requestIdPattern.test(search) && entry.requestId === search) return true;
+  const haystack = words(`${entry.message} ${JSON.stringify(entry.fields)}`);
+  return words(search).every((w) => haystack.some((h) => h.startsWith(w)));
+}
+
+const requestRoute = /^request\/(.+)$/;
+
+/** The app's sub-route: `request/<id>` shows every entry of one request. */
+export function requestIdOfRoute(route: string): string | null {
+  const match = requestRoute.exec(route);
+  if (!match?.[1]) return null;
+  const id = decodeURIComponent(match[1]);
+  return requestIdPattern.test(id) ? id : null;
+}
+
+export function routeOfRequest(requestId: string): string {
+  return `request/${encodeURIComponent(requestId)}`;
+}
+
+/** Bytes as a short size (binary units, as storage tools show them). */
+export function formatBytes(bytes: number, language: string): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}

@@ -1,0 +1,11 @@
+import type { Component } from 'svelte';
+import type { AppProps } from './app-props.ts';
+
+/**
+ * The component of each core app (ids from shared/src/apps.ts), loaded on first open so the
+ * desktop's initial JavaScript stays small. An app adds one line here.
+ */
+export const appComponents: Partial<Record<string, () => Promise<{ default: Component<AppProps> }>>> = {
+  'org.service.control-panel': () => import('./control-panel/ControlPanel.svelte'),
+  'org.service.settings': () => import('./personal-settings/PersonalSettings.svelte'),
+};
