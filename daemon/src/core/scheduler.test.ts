@@ -66,4 +66,17 @@ describe('Scheduler', () => {
     await scheduler.stop();
     expect(aborted).to.equal(true);
   });
+  it('stops without work that ignores its signal, after the grace time', async () => {
+    const scheduler = new Scheduler({ clock: { now: () => 0 }, logger, tickMs: 5 });
+    let started = false;
+    scheduler.every('stuck', 60_000, () => {
+      started = true;
+      return new Promise(() => undefined);
+    });
+    scheduler.start();
+    while (!started) await new Promise((r) => setTimeout(r, 5));
+    const before = Date.now();
+    await scheduler.stop(50);
+    expect(Date.now() - before).to.be.below(1000);
+  });
 });

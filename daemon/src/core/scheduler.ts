@@ -55,12 +55,23 @@ export class Scheduler {
     return true;
   }
 
-  /** Stops the ticks, asks running work to stop and waits for it. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the ticks, asks running work to stop and waits for it, but not for ever: work that
+   * ignores its signal (a host command stuck in the kernel) must not keep the daemon from stopping.
+   */
+  async stop(graceMs = 5000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.abort.abort();
-    await Promise.all([...this.tasks.values()].map((t) => t.running));
+    const running = [...this.tasks.values()].filter((t) => t.running);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    const done = await Promise.race([Promise.all(running.map((t) => t.running)), late]);
+    clearTimeout(timer);
+    if (done === 'late') {
+      const names = running.filter((t) => t.running).map((t) => t.name);
+      this.deps.logger.warn('scheduled work did not stop in time; stopping without it', { component: 'scheduler', tasks: names });
+    }
   }
 
   private tick(): void {

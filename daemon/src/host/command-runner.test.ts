@@ -33,6 +33,15 @@ describe('CommandRunner', () => {
     expect((missing as CommandError).result.exitCode).to.equal(127);
   });
 
+  it('stops waiting for a command that is cancelled', async () => {
+    const controller = new AbortController();
+    const pending = new CommandRunner(logger, true).read(['sleep', '5'], { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    const err = await pending;
+    expect(err).to.be.instanceOf(CommandError);
+    expect((err as CommandError).result.stderr).to.equal('cancelled');
+  });
+
   it('kills a command past its timeout', async () => {
     const err = await new CommandRunner(logger, true).run(['sleep', '5'], { timeoutMs: 100 }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(CommandError);

@@ -57,24 +57,43 @@ export class CommandRunner {
     return this.exec(file, args, argv, options);
   }
 
+  /**
+   * Our own timer settles the promise: a child stuck in the kernel (a wedged FUSE file system,
+   * a dead disk) may never exit, and execFile would then never call back.
+   */
   private exec(file: string, args: string[], argv: readonly string[], options: CommandOptions): Promise<CommandResult> {
     this.logger.debug('run', { component: 'host', argv });
+    const timeoutMs = options.timeoutMs ?? 60_000;
     return new Promise((resolve, reject) => {
-      const child = execFile(
-        file,
-        args,
-        { timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024, env: options.env ?? process.env, signal: options.signal, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : (child.exitCode ?? -1)) : 0;
-          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const child = execFile(file, args, { maxBuffer: 64 * 1024 * 1024, env: options.env ?? process.env, encoding: 'utf8', killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+        settle(() => {
+          const errno = (error as NodeJS.ErrnoException | null)?.code;
+          if (errno === 'ENOENT') {
             reject(new CommandError(argv, { stdout: '', stderr: `${file}: command not found`, exitCode: 127 }));
             return;
           }
+          const code = error ? (typeof errno === 'number' ? errno : (child.exitCode ?? -1)) : 0;
           const result = { stdout, stderr, exitCode: code };
           if (code !== 0 && !options.allowFailure) reject(new CommandError(argv, result));
           else resolve(result);
-        },
-      );
+        });
+      });
+      const giveUp = (why: string) => {
+        child.kill('SIGKILL');
+        settle(() => reject(new CommandError(argv, { stdout: '', stderr: why, exitCode: -1 })));
+      };
+      const timer = setTimeout(() => giveUp(`timed out after ${timeoutMs} ms`), timeoutMs);
+      const onAbort = () => giveUp('cancelled');
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
       if (options.input !== undefined) child.stdin?.end(options.input);
       else child.stdin?.end();
     });
