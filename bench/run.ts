@@ -1,11 +1,17 @@
+import { filesBench } from './files.bench.ts';
+import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
+import { storageBench } from './storage.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
 import { printTable, type BenchRow } from './lib/table.ts';
 
 /** `npm run bench`: every benchmark, printed as one table; benchmarks never fail the tests. */
 const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'platform', run: platformBench },
+  { name: 'logs', run: logsBench },
   { name: 'thumbnails', run: thumbnailsBench },
+  { name: 'files', run: filesBench },
+  { name: 'storage', run: storageBench },
 ];
 
 const only = process.argv.slice(2);

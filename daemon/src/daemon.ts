@@ -21,8 +21,15 @@ import { filesHandlers } from './areas/files/files.routes.ts';
 import { createSharesArea } from './areas/shares/shares-area.ts';
 import { createStorageArea, defaultStorageOptions, type StorageOptions } from './areas/storage/storage-area.ts';
 import { storageHandlers } from './areas/storage/storage.routes.ts';
+import { homesHandlers } from './areas/storage/homes.routes.ts';
+import type { HomesService } from './areas/storage/homes.service.ts';
+import { fileVersionsHandlers } from './areas/storage/file-versions.routes.ts';
+import { ProblemError } from './core/problem-error.ts';
 import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails-area.ts';
 import { thumbnailsHandlers } from './areas/files/thumbnails/thumbnails.routes.ts';
+import { createFileOperationsArea } from './areas/files/operations/file-operations-area.ts';
+import { fileOperationsHandlers } from './areas/files/operations/operations.routes.ts';
+import { trashHandlers } from './areas/files/trash/trash.routes.ts';
 import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
 import { systemHandlers } from './areas/system/system.routes.ts';
@@ -125,6 +132,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   sessionStore.ended.on('ended', (sid) => topics.closeSession(sid));
   // Built once the areas it reads exist; their change hooks reach it through this binding.
   let fileServices: FileServices | null = null;
+  // Homes live in the storage area, built after identity: user hooks reach it through this binding.
+  let homesService: HomesService | null = null;
   const identity = await createIdentity({
     db,
     logger,
@@ -135,6 +144,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     applyAccounts: config.mode === 'box',
     initialAdmin: config.mode === 'development' ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
+    homes: {
+      paths: async () => (await homesService?.paths()) ?? new Map(),
+      created: async (user) => homesService?.create(user),
+      check: async (user, home, shareId) => {
+        if (!homesService && home !== undefined && home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
+        await homesService?.check(user, home, shareId);
+      },
+      dispose: async (user, home, shareId, actorId) => (await homesService?.dispose(user, home, shareId, actorId)) ?? { keptHome: null, job: null },
+    },
   });
   const { users, auth } = identity;
   const clock = options.clock ?? systemClock;
@@ -184,6 +202,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     }),
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
+  const fileOperations = createFileOperationsArea({ db, clock, logger, jobs, scheduler, shares: sharesArea.shares, forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel) });
   const storage = createStorageArea({
     db,
     logger,
@@ -199,7 +218,21 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       register: (share) => sharesArea.shares.registerDataset(share),
       remove: (shareId) => sharesArea.shares.removeShare(shareId),
     },
+    homeShares: {
+      register: (share) => sharesArea.shares.registerDataset(share),
+      remove: (shareId) => sharesArea.shares.removeShare(shareId),
+      grantOwner: async (shareId, userId) => void (await sharesArea.shares.setGrants(shareId, { grants: [{ subjectType: 'user', subjectId: userId, level: 'readWrite' }] })),
+      relocate: (shareId, fields) => sharesArea.shares.relocateDataset(shareId, fields),
+      hostPath: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId)?.hostPath ?? null,
+    },
+    versionShares: {
+      share: async (principal, shareId, need) => sharesArea.shares.requireAccess(principal, shareId, need),
+      shareById: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
+    },
+    restorePointShares: () => sharesArea.shares.datasets(),
+    dataDir: config.dataDir,
   });
+  homesService = storage.homes;
   const system = new SystemService({ mode: config.mode, startedAt });
 
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
@@ -220,7 +253,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
+      registerArea(router, api.homes, homesHandlers(storage.homes), routeDeps);
+      registerArea(router, api.fileVersions, fileVersionsHandlers(storage.versions), routeDeps);
       registerArea(router, api.thumbnails, thumbnailsHandlers(thumbnails), routeDeps);
+      registerArea(router, api.fileOperations, fileOperationsHandlers(fileOperations.operations), routeDeps);
+      registerArea(router, api.trash, trashHandlers(fileOperations.trash), routeDeps);
       registerArea(router, api.jobs, jobsHandlers(new JobsService({ jobs })), routeDeps);
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop), routeDeps);

@@ -70,13 +70,6 @@ export const coreApps: readonly CoreApp[] = [
     right: 'admin',
     defaultWindow: { width: 1024, height: 720 },
   },
-  {
-    id: 'org.service.settings',
-    icon: 'user-cog',
-    title: { en: 'Personal Settings', de: 'Persönliche Einstellungen' },
-    right: 'user',
-    defaultWindow: { width: 720, height: 640 },
-  },
 ];
 
 const byId = new Map<string, CoreApp>(coreApps.map((app) => [app.id, app]));

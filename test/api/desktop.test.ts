@@ -56,7 +56,7 @@ describe('desktop: state, appearance, items and window preferences', () => {
       defaultWindow: { width: 960, height: 640 },
     });
     const aliceApps = (await alice.api.desktop.get({ headers: laptop })).apps;
-    expect(aliceApps.map((a) => a.id)).to.deep.equal(['org.service.files', 'org.service.settings']);
+    expect(aliceApps.map((a) => a.id)).to.deep.equal(['org.service.files']);
   });
 
   it('keeps one appearance per user for every device', async () => {

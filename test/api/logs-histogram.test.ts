@@ -13,8 +13,9 @@ describe('logs: histogram of entries per level over time', () => {
   let admin: TestClient;
   let user: TestClient;
   let archiveDir: string;
-  // A fixed hour-aligned origin so the expected bucket of every entry is plain arithmetic.
-  const origin = Date.UTC(2026, 0, 10, 0, 0, 0);
+  // An hour-aligned origin five days back: inside the default retention (maintenance may run at
+  // any time), outside a one-day retention (the archive test), and plain arithmetic for buckets.
+  const origin = Math.floor((Date.now() - 5 * 86_400_000) / 3_600_000) * 3_600_000;
   const at = (minutes: number) => new Date(origin + minutes * 60_000).toISOString();
   const hour = (h: number) => new Date(origin + h * 3_600_000).toISOString();
 
@@ -76,7 +77,7 @@ describe('logs: histogram of entries per level over time', () => {
   });
 
   it('counts archived entries too, once each', async () => {
-    // Retention of one day moves the January entries into the archive.
+    // Retention of one day moves the seeded entries into the archive.
     await admin.api.logs.updateSettings({ body: { maxBytes: 256 * 1024 ** 2, retentionDays: 1, archive: true, archivePool: null } });
     const page = await admin.api.logs.list({ query: { from: hour(0), to: hour(3) } });
     expect(page.items).to.have.length(6);
@@ -101,7 +102,7 @@ describe('logs: histogram of entries per level over time', () => {
   });
 
   it('refuses the unauthenticated (401) and non-administrators (403)', async () => {
-    await expectProblem(box.client().api.logs.histogram(), 'auth.session.required', 401);
-    await expectProblem(user.api.logs.histogram(), 'auth.permission.denied', 403);
+    await expectProblem(box.client().api.logs.histogram({ query: {} }), 'auth.session.required', 401);
+    await expectProblem(user.api.logs.histogram({ query: {} }), 'auth.permission.denied', 403);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RouteDef } from '../../shared/src/api/route.ts';
 import { storageRoutes } from '../../shared/src/api/storage.ts';
-import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const samplePath: Record<string, string> = { key: 'pool.health:tank', pool: 'tank', planId: '00000000-0000-4000-8000-000000000000' };
@@ -65,7 +65,9 @@ describe('storage API access and input', () => {
 
   it('has a bad-input test for every route that takes input', () => {
     const routes: Record<string, RouteDef> = storageRoutes;
-    const withInput = Object.entries(routes).filter(([, r]) => r.params || r.query || r.body).map(([n]) => n);
+    const withInput = Object.entries(routes)
+      .filter(([, r]) => r.params || r.query || r.body)
+      .map(([n]) => n);
     expect(withInput.filter((n) => !(n in badInput))).to.deep.equal([]);
   });
 
@@ -73,5 +75,15 @@ describe('storage API access and input', () => {
     const res = await admin.request('POST', pathOf('/api/storage/plans/{planId}/run'));
     expect(res.status).to.equal(404);
     expect((await res.json()).code).to.equal('storage.plan.not_found');
+  });
+
+  it('refuses a share.create plan up front in development mode, where its commands would only be logged', async () => {
+    // The share is registered on the dataset the commands create; without them the run could never finish.
+    const err = await expectProblem(
+      admin.api.storage.createSharePlan({ body: { kind: 'share.create', pool: 'tank', name: 'Photos' } }),
+      'storage.apply.disabled',
+      409,
+    );
+    expect(err.problem.params).to.deep.equal({ kind: 'share.create' });
   });
 });

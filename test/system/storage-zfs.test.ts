@@ -1,89 +1,48 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Job } from '../../shared/src/api/jobs.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { ensureZfsFuse, LoopDisks, sh, waitJob } from './zfs-fixture.ts';
 
 // Real ZFS: Debian's zfs-fuse on loop devices of sparse files, as root. Everything made here
 // carries the test prefix and is destroyed in `after`, also when a test failed.
-const prefix = `cellarst${process.pid}`;
+const disks = new LoopDisks(`cellarst${process.pid}`);
+const prefix = disks.prefix;
 const poolName = `${prefix}p`;
-const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const quiet = (argv: string[]) => {
-  try {
-    sh(argv);
-  } catch {
-    // cleanup continues with the next step
-  }
-};
-
-function poolExists(): boolean {
-  try {
-    sh(['zpool', 'list', '-H', '-o', 'name', poolName]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function ensureZfsFuse(): Promise<void> {
-  try {
-    sh(['pgrep', '-x', 'zfs-fuse']);
-  } catch {
-    spawn('zfs-fuse', ['--no-daemon'], { detached: true, stdio: 'ignore' }).unref();
-    for (let i = 0; i < 50; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      try {
-        sh(['zpool', 'list']);
-        return;
-      } catch {
-        // not up yet
-      }
-    }
-  }
-}
-
-async function waitJob(client: TestClient, job: Job): Promise<Job> {
-  for (let i = 0; i < 300; i++) {
-    const now = await client.api.jobs.get({ params: { id: job.id } });
-    if (now.state !== 'queued' && now.state !== 'running') return now;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${job.id} did not finish`);
-}
 
 describe('storage on zfs-fuse', function () {
   this.timeout(120_000);
-  let work: string;
-  const loops: string[] = [];
   let box: TestDaemon;
   let admin: TestClient;
   let now = Date.UTC(2026, 10, 23, 10, 15);
-  const loopName = (i: number) => path.basename(loops[i]!);
+  const loopName = (i: number) => disks.name(i);
+  const loops = disks.loops;
+  const work = disks.work;
 
   before(async () => {
     await ensureZfsFuse();
-    work = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-    for (let i = 0; i < 3; i++) {
-      const file = path.join(work, `${prefix}-disk${i}.img`);
-      sh(['truncate', '-s', '128M', file]);
-      loops.push(sh(['losetup', '-f', '--show', file]).trim());
-    }
-    box = await startTestDaemon({}, { clock: { now: () => now }, storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * 1024 * 1024, mountRoot: path.join(work, 'mnt'), importDirs: ['/dev'], scrubPollMs: 200 } });
+    disks.pools.add(poolName);
+    disks.add(3);
+    box = await startTestDaemon(
+      {},
+      {
+        clock: { now: () => now },
+        storage: {
+          apply: true,
+          includeLoopDevices: true,
+          minDiskBytes: 64 * 1024 * 1024,
+          mountRoot: path.join(work, 'mnt'),
+          importDirs: ['/dev'],
+          scrubPollMs: 200,
+        },
+      },
+    );
     admin = await box.signIn();
   });
 
   after(async () => {
     await box?.close();
-    // zfs-fuse answers "pool is busy" for a moment after its file systems were used: try again.
-    for (let i = 0; i < 20 && poolExists(); i++) {
-      quiet(['zpool', 'destroy', '-f', poolName]);
-      if (poolExists()) await new Promise((r) => setTimeout(r, 250));
-    }
-    for (const loop of loops) quiet(['losetup', '-d', loop]);
-    if (work) rmSync(work, { recursive: true, force: true });
+    await disks.cleanup();
   });
 
   it('shows the new loop disks as usable', async () => {
@@ -111,16 +70,26 @@ describe('storage on zfs-fuse', function () {
     const inPool = disks.find((d) => d.name === loopName(0));
     expect(inPool?.usable).to.equal(false);
     expect(inPool?.reasons.map((r) => r.reason)).to.include('inPool');
-    const err = await expectProblem(admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'stripe', disks: [loopName(0)] } }), 'storage.disk.refused', 409);
+    const err = await expectProblem(
+      admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'stripe', disks: [loopName(0)] } }),
+      'storage.disk.refused',
+      409,
+    );
     expect(err.problem.params?.disk).to.equal(loopName(0));
     const stripe = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'stripe', disks: [loopName(2)] } });
     expect(stripe.warnings.join(' ')).to.match(/no redundancy/);
-    await expectProblem(admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'raidz1', disks: [loopName(2)] } }), 'storage.layout.invalid', 400);
+    await expectProblem(
+      admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'raidz1', disks: [loopName(2)] } }),
+      'storage.layout.invalid',
+      400,
+    );
   });
 
   let dataset = '';
   it('creates a share dataset through a share plan and writes files into it', async () => {
-    const preview = await admin.api.storage.createSharePlan({ body: { kind: 'share.create', pool: poolName, name: 'Family Photos', quotaBytes: 32 * 1024 * 1024 } });
+    const preview = await admin.api.storage.createSharePlan({
+      body: { kind: 'share.create', pool: poolName, name: 'Family Photos', quotaBytes: 32 * 1024 * 1024 },
+    });
     dataset = `${poolName}/shares/family-photos`;
     expect(preview.commands).to.deep.equal([
       ['zfs', 'create', `${poolName}/shares`],
@@ -172,7 +141,12 @@ describe('storage on zfs-fuse', function () {
     // 13:00 and 12:00 are the newest two; 10:00 is held and stays; 11:00 is pruned; the manual one is never pruned.
     // Oldest first: ZFS creation times share a second here, so the names' times order them.
     expect(names).to.include('service-hourly-20261123T110000Z');
-    expect(left).to.deep.equal(['service-hourly-20261123T100000Z', 'service-manual-20261123T101500Z', 'service-hourly-20261123T120000Z', 'service-hourly-20261123T130000Z']);
+    expect(left).to.deep.equal([
+      'service-hourly-20261123T100000Z',
+      'service-manual-20261123T101500Z',
+      'service-hourly-20261123T120000Z',
+      'service-hourly-20261123T130000Z',
+    ]);
     await admin.api.storage.releaseSnapshot({ body: { dataset, snapshot: 'service-hourly-20261123T100000Z' } });
   });
 
@@ -221,7 +195,21 @@ describe('storage on zfs-fuse', function () {
     expect(found?.vdevGroups[0]?.vdevs[0]?.type).to.equal('mirror');
     await expectProblem(admin.api.storage.createPlan({ body: { kind: 'pool.import.readonly', pool: poolName } }), 'storage.capability.unsupported', 409);
     const importPlan = await admin.api.storage.createPlan({ body: { kind: 'pool.import', pool: poolName } });
+    expect(importPlan.disks).to.deep.equal([loopName(0), loopName(1)]);
     expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: importPlan.planId } }))).state).to.equal('succeeded');
+  });
+
+  it('rechecks the disks of an import plan before its command: a pool imported meanwhile stops it', async () => {
+    const exportPlan = await admin.api.storage.createPlan({ body: { kind: 'pool.export', pool: poolName } });
+    expect(exportPlan.disks).to.deep.equal([loopName(0), loopName(1)]);
+    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: exportPlan.planId } }))).state).to.equal('succeeded');
+    const importPlan = await admin.api.storage.createPlan({ body: { kind: 'pool.import', pool: poolName } });
+    // Imported behind the plan's back: the guard refuses before `zpool import` runs.
+    sh(['zpool', 'import', '-d', '/dev', poolName]);
+    const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: importPlan.planId } }));
+    expect(job.state).to.equal('failed');
+    expect(job.error?.code).to.equal('storage.plan.stale');
+    expect(job.error?.params).to.deep.include({ disk: loopName(0), detail: `already in the imported pool ${poolName}` });
   });
 
   it('stops a plan at the first failing command with its output in the job error', async () => {
@@ -233,5 +221,15 @@ describe('storage on zfs-fuse', function () {
     expect(job.error?.code).to.equal('storage.command.failed');
     expect(String(job.error?.params?.output)).to.match(/exists/);
     expect((await admin.api.shares.list()).some((s) => s.name === 'Second')).to.equal(false);
+  });
+
+  it('rechecks the disks of an export plan before its command: a disk detached meanwhile stops it', async () => {
+    const plan = await admin.api.storage.createPlan({ body: { kind: 'pool.export', pool: poolName } });
+    sh(['zpool', 'detach', poolName, loops[1]!]);
+    const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: plan.planId } }));
+    expect(job.state).to.equal('failed');
+    expect(job.error?.code).to.equal('storage.plan.stale');
+    expect(job.error?.params).to.deep.include({ disk: loopName(1), detail: `no longer in the pool ${poolName}` });
+    expect(sh(['zpool', 'list', '-H', '-o', 'name', poolName]).trim()).to.equal(poolName);
   });
 });

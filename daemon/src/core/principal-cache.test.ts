@@ -46,6 +46,15 @@ describe('PrincipalCache', () => {
     expect(await cache.resolve(1)).to.equal(null);
   });
 
+  it('forgets on raw SQL writes too, and not on reads', async () => {
+    await cache.resolve(1);
+    await db.query('SELECT * FROM people');
+    await cache.resolve(1);
+    expect(loads).to.equal(1);
+    await db.query('UPDATE people SET admin = 0 WHERE id = 1');
+    expect((await cache.resolve(1))?.admin).to.equal(false);
+  });
+
   it('does not keep a lookup that overlapped a write', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

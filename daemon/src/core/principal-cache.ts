@@ -1,15 +1,17 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { PrincipalResolver } from './principal.ts';
 
 type Resolved = Awaited<ReturnType<PrincipalResolver>>;
 
-const writeHooks = ['afterCreate', 'afterUpdate', 'afterDestroy', 'afterUpsert', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'] as const;
+/** Statements that can change what a principal is; reads leave the cache alone. */
+const writeStatement = /^\s*(insert|update|delete|replace|create|drop|alter)\b/i;
 
 /**
  * Resolving a principal reads the user, its own grants and its groups' grants: several
  * queries on every request. This cache keeps the answers until the next write to the
- * database, any model, any table: writes are rare on a box and the rule is simple enough
- * to trust for rights and deactivation. A write inside a transaction invalidates again
+ * database, any table, through a model or raw SQL (every statement of the Sequelize instance
+ * passes its afterQuery hook): writes are rare on a box and the rule is simple enough to
+ * trust for rights and deactivation. A write inside a transaction invalidates again
  * once it commits, and a lookup that overlapped an invalidation is not kept, so a stale
  * read never lands in the cache.
  */
@@ -19,15 +21,14 @@ export class PrincipalCache {
 
   constructor(private readonly load: PrincipalResolver) {}
 
-  /** Invalidates on every model write of this database. */
+  /** Invalidates on every write statement run through this database. */
   watch(sequelize: Sequelize): this {
-    for (const hook of writeHooks) {
-      sequelize.addHook(hook, (...args: unknown[]) => {
-        this.invalidate();
-        const options = args.find((a): a is { transaction?: Transaction | null } => typeof a === 'object' && a !== null && 'transaction' in a);
-        options?.transaction?.afterCommit(() => this.invalidate());
-      });
-    }
+    sequelize.addHook('afterQuery', (options, query) => {
+      // AbstractQuery's typings omit the statement it ran; the dialects set `sql` on it.
+      if (!writeStatement.test((query as unknown as { sql?: string }).sql ?? '')) return;
+      this.invalidate();
+      options.transaction?.afterCommit(() => this.invalidate());
+    });
     return this;
   }
 

@@ -1,5 +1,7 @@
 import { authRoutes } from './auth.ts';
 import { fileOperationsRoutes } from './file-operations.ts';
+import { fileVersionsRoutes } from './file-versions.ts';
+import { homesRoutes } from './homes.ts';
 import { filesRoutes } from './files.ts';
 import { groupsRoutes } from './groups.ts';
 import { permissionsRoutes } from './permissions.ts';
@@ -34,6 +36,8 @@ export const api = {
   thumbnails: thumbnailsRoutes,
   fileOperations: fileOperationsRoutes,
   trash: trashRoutes,
+  homes: homesRoutes,
+  fileVersions: fileVersionsRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -277,7 +277,7 @@ export const logsRoutes = {
     access: 'admin',
     summary: 'Entries per level in equal time buckets over from..to, with the filters of GET /api/logs',
     description:
-      'An operation beyond the spec, for the Logs app\'s histogram. Counts current and archived entries. to defaults to now, from to 24 hours before to; buckets (1 to 500, default 60) split the range equally, the first starting at from.',
+      "An operation beyond the spec, for the Logs app's histogram. Counts current and archived entries. to defaults to now, from to 24 hours before to; buckets (1 to 500, default 60) split the range equally, the first starting at from.",
     query: logHistogramQuery,
     status: 200,
     response: logHistogramSchema,

@@ -2,7 +2,8 @@ import Joi from 'joi';
 import { isoTime } from './common.ts';
 
 export type SnapshotKind = 'hourly' | 'daily' | 'weekly' | 'monthly';
-export type ServiceKind = 'manual' | SnapshotKind;
+/** `restore`: a share's daily restore point, kept 7 days. */
+export type ServiceKind = 'manual' | 'restore' | SnapshotKind;
 export type Frequency = 'off' | 'weekly' | 'monthly';
 
 export interface Snapshot {
@@ -89,7 +90,7 @@ export const snapshot = Joi.object<Snapshot, true>({
   usedBytes: Joi.number().allow(null).required(),
   referencedBytes: Joi.number().allow(null).required(),
   holds: Joi.number().integer().min(0).required(),
-  serviceKind: Joi.string().valid('manual', 'hourly', 'daily', 'weekly', 'monthly').allow(null).required(),
+  serviceKind: Joi.string().valid('manual', 'restore', 'hourly', 'daily', 'weekly', 'monthly').allow(null).required(),
 }).id('Snapshot');
 
 export const snapshotList = Joi.object<SnapshotList, true>({ dataset: Joi.string().required(), snapshots: Joi.array().items(snapshot).required() }).id('SnapshotList');

@@ -73,6 +73,6 @@ export const storageRoutes = {
   body: sharePlanRequest,
   status: 200,
   response: storagePlanPreview,
-  errors: ['storage.pool.not_found', 'fs.share.not_found', 'fs.share.name_taken', 'fs.share.no_dataset', ...zfs],
+  errors: ['storage.apply.disabled', 'storage.pool.not_found', 'fs.share.not_found', 'fs.share.name_taken', 'fs.share.no_dataset', ...zfs],
   }),
 };

@@ -50,7 +50,9 @@ export const trashItem = Joi.object<TrashItem, true>({
   type: Joi.string().valid('file', 'folder', 'symlink', 'other').required(),
   size: Joi.number().integer().min(0).required(),
   deletedAt: isoTime().required(),
-  deletedBy: Joi.object({ userId: id().allow(null).required(), username: Joi.string().required() }).allow(null).required(),
+  deletedBy: Joi.object({ userId: id().allow(null).required(), username: Joi.string().required() })
+    .allow(null)
+    .required(),
   expiresAt: isoTime().allow(null).required(),
 }).id('TrashItem');
 

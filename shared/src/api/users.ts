@@ -171,12 +171,12 @@ export const usersRoutes = {
     access: 'admin',
     summary: 'Deletes a user and the system account; the uid is never given out again',
     description:
-      'home=keep (default) leaves the home as `<name>.deleted-<uid>`; home=delete needs confirm equal to the user name; home=move moves it into a folder of share shareId as a job. Until the box has homes (the home pool), delete and move answer users.home.unavailable.',
+      'home=keep (default) leaves the home as `<name>.deleted-<uid>`; home=delete needs confirm equal to the user name; home=move moves it into a folder of share shareId as a job. A user without a home (no home pool when created) answers users.home.unavailable for delete and move.',
     params: userParams,
     query: userDeleteQuery,
     status: 200,
     response: userDeletion,
-    errors: ['users.user.not_found', 'users.self.delete', 'users.admin.last', 'users.confirm.mismatch', 'users.home.unavailable', 'users.account.host_failed'],
+    errors: ['users.user.not_found', 'users.self.delete', 'users.admin.last', 'users.confirm.mismatch', 'users.home.unavailable', 'users.account.host_failed', 'fs.share.not_found', 'storage.command.failed'],
   }),
   resetPassword: defineRoute({
     id: 'users.resetPassword',

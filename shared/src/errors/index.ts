@@ -1,6 +1,8 @@
 import type { ErrorSpec } from './catalog-entry.ts';
 import { authErrors } from './auth.ts';
 import { fileOperationErrors } from './file-operations.ts';
+import { fileVersionErrors } from './file-versions.ts';
+import { homesErrors } from './homes.ts';
 import { filesErrors } from './files.ts';
 import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
@@ -28,6 +30,8 @@ export const errorCatalog = {
   ...thumbnailErrors,
   ...topicErrors,
   ...usersErrors,
+  ...homesErrors,
+  ...fileVersionErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

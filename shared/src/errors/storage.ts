@@ -13,11 +13,13 @@ export const storageErrors = defineErrors({
   'storage.plan.not_found': { status: 404, title: 'There is no such plan', params: ['planId'] },
   'storage.plan.expired': { status: 410, title: 'The plan expired; preview it again', params: ['planId'] },
   'storage.plan.already_run': { status: 409, title: 'The plan has already run', params: ['planId'] },
+  'storage.plan.stale': { status: 409, title: 'A disk of the plan changed since the preview; preview it again', params: ['disk', 'detail'] },
   'storage.command.failed': { status: 500, title: 'A command of the plan failed; the rest did not run', params: ['command', 'exitCode', 'output'] },
   'storage.scrub.not_running': { status: 409, title: 'No scrub is running on this pool', params: ['pool'] },
   'storage.dataset.not_found': { status: 404, title: 'There is no such dataset', params: ['dataset'] },
   'storage.snapshot.not_found': { status: 404, title: 'There is no such snapshot', params: ['snapshot'] },
   'storage.snapshot.not_held': { status: 409, title: 'The snapshot has no hold named service', params: ['snapshot'] },
   'storage.snapshot.already_held': { status: 409, title: 'The snapshot already has the hold named service', params: ['snapshot'] },
+  'storage.apply.disabled': { status: 409, title: 'This machine only logs storage changes (development mode): a plan whose later steps need their result cannot run', params: ['kind'] },
   'storage.alert.not_found': { status: 404, title: 'There is no such current alert', params: ['key'] },
 });

@@ -6,6 +6,8 @@ import type { AppProps } from './app-props.ts';
  * desktop's initial JavaScript stays small. An app adds one line here.
  */
 export const appComponents: Partial<Record<string, () => Promise<{ default: Component<AppProps> }>>> = {
+  'org.service.files': () => import('./files/FilesApp.svelte'),
   'org.service.control-panel': () => import('./control-panel/ControlPanel.svelte'),
-  'org.service.settings': () => import('./personal-settings/PersonalSettings.svelte'),
+  'org.service.logs': () => import('./logs/LogsApp.svelte'),
+  'org.service.storage-manager': () => import('./storage-manager/StorageManager.svelte'),
 };

@@ -2,8 +2,8 @@ import type { Component } from 'svelte';
 import type { AppProps } from '../apps/app-props.ts';
 import type { MessageKey } from '../lib/i18n/messages.ts';
 
-/** The personal settings: a desktop-owned pseudo-app every user may open (not in the core app registry). */
-export const settingsAppId = 'org.service.settings';
+/** Personal settings: appearance, keyboard help, password, two-step sign-in (panels in settings/panels.ts). */
+export const personalSettingsAppId = 'org.service.settings';
 
 export interface BuiltinApp {
   icon: string;
@@ -12,11 +12,12 @@ export interface BuiltinApp {
   load: () => Promise<{ default: Component<AppProps> }>;
 }
 
+/** Pseudo-apps of the desktop itself, which every signed-in user may open (outside the core app registry). */
 export const builtinApps: Record<string, BuiltinApp> = {
-  [settingsAppId]: {
-    icon: 'palette',
-    titleKey: 'settings.title',
-    defaultWindow: { width: 620, height: 520 },
+  [personalSettingsAppId]: {
+    icon: 'settings',
+    titleKey: 'desktopSettings.personal',
+    defaultWindow: { width: 760, height: 560 },
     load: () => import('./settings/SettingsApp.svelte'),
   },
 };

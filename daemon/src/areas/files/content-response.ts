@@ -5,6 +5,8 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { etagOf } from './file-entry.ts';
 import type { OpenFile } from './files.service.ts';
 
+const readChunkBytes = 1024 * 1024;
+
 export type RangePlan = { kind: 'full' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 /**
@@ -102,7 +104,9 @@ export async function sendFile(req: Request, res: Response, file: OpenFile, inli
       res.end();
       return;
     }
-    await pipeline(file.handle.createReadStream({ start, end, autoClose: false }), res).catch((err: unknown) => {
+    // 1 MiB reads: a sixteenth of the read calls and stream turns of the 64 KiB default, which
+    // keeps a large download close to what a sendfile server manages on the same box.
+    await pipeline(file.handle.createReadStream({ start, end, autoClose: false, highWaterMark: readChunkBytes }), res).catch((err: unknown) => {
       // The client went away mid-download: nothing to answer any more.
       if (res.destroyed || (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       throw err;

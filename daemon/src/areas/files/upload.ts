@@ -18,6 +18,19 @@ export interface UploadTarget {
   declaredLength: number | null;
 }
 
+/** Lets up to 1 MiB of the body queue while a write runs, so queued chunks go down in one writev. */
+const writeChunkBytes = 1024 * 1024;
+
+/** The new name itself is durable only once its folder's entry is on disk too. */
+async function syncFolder(folder: string): Promise<void> {
+  const dir = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
 function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
@@ -48,25 +61,35 @@ export async function receiveUpload(t: UploadTarget): Promise<void> {
   // O_EXCL and O_NOFOLLOW: the temporary name is ours alone and never a planted link.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const handle = await open(temp, flags, 0o666);
+  // autoClose off: the handle must stay open after the last write for the fsync below.
+  const sink = handle.createWriteStream({ autoClose: false, highWaterMark: writeChunkBytes });
   try {
-    await pipeline(t.body, counter, handle.createWriteStream());
+    await pipeline(t.body, counter, sink);
     if (t.declaredLength !== null && counter.bytes !== t.declaredLength) throw new ProblemError('fs.upload.incomplete');
+    // The bytes reach the disk before the file gets its name: a power cut after the answer
+    // must not leave an empty or torn file under a name the client was told is complete.
+    await handle.sync();
     const target = path.join(t.folder, t.name);
     if (t.overwrite) {
       await rename(temp, target).catch((err: unknown) => {
         throw errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' ? new ProblemError('fs.entry.is_folder') : err;
       });
-      return;
+    } else {
+      await link(temp, target).catch((err: unknown) => {
+        throw errno(err) === 'EEXIST' ? new ProblemError('fs.entry.exists', { name: t.name }) : err;
+      });
+      await unlink(temp);
     }
-    await link(temp, target).catch((err: unknown) => {
-      throw errno(err) === 'EEXIST' ? new ProblemError('fs.entry.exists', { name: t.name }) : err;
-    });
-    await unlink(temp);
+    await syncFolder(t.folder);
   } catch (err) {
     await unlink(temp).catch(() => undefined);
     if (err instanceof ProblemError) throw err;
     // The client went away or the body broke off: nothing is kept.
     if (t.body.destroyed || errno(err) === 'ECONNRESET' || errno(err) === 'ERR_STREAM_PREMATURE_CLOSE') throw new ProblemError('fs.upload.incomplete');
     throw err;
+  } finally {
+    // The stream holds a reference on the handle until it is destroyed; close() would wait for it forever.
+    sink.destroy();
+    await handle.close().catch(() => undefined);
   }
 }

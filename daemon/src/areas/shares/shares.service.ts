@@ -95,9 +95,17 @@ export class SharesService {
   }
 
   /** Name, dataset and host path of every share, for the storage area's plans. */
-  async datasets(): Promise<{ id: number; name: string; dataset: string | null }[]> {
-    const rows = await this.deps.models.shares.findAll({ attributes: ['id', 'name', 'dataset'] });
-    return rows.map((r) => ({ id: r.id, name: r.name, dataset: r.dataset }));
+  async datasets(): Promise<{ id: number; name: string; dataset: string | null; hostPath: string; restorePoints: boolean }[]> {
+    const rows = await this.deps.models.shares.findAll({ attributes: ['id', 'name', 'dataset', 'hostPath', 'restorePoints'] });
+    return rows.map((r) => ({ id: r.id, name: r.name, dataset: r.dataset, hostPath: r.hostPath, restorePoints: r.restorePoints }));
+  }
+
+  /** A dataset share renamed or moved by the storage area (homes kept after their user, homes moved to another pool). */
+  async relocateDataset(shareId: number, fields: { name?: string; dataset?: string; hostPath?: string }): Promise<void> {
+    const row = await this.find(shareId);
+    await this.uniqueName(fields.name ?? row.name, () => row.update(fields));
+    this.deps.logger.info('dataset share relocated', { component: 'shares', shareId, ...fields });
+    this.changed();
   }
 
   async details(): Promise<ShareDetails[]> {

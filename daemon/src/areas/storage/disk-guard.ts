@@ -31,6 +31,26 @@ export function diskReasons(facts: DiskFacts, minBytes: number): DiskVerdictReas
   return reasons;
 }
 
+/** How a plan step uses disks that already belong to a pool: importing it, or exporting it. */
+export interface MemberUse {
+  use: 'import' | 'export';
+  pool: string;
+}
+
+/**
+ * Why a pool member must not be imported or exported now, or null. A ZFS label, partitions
+ * (OpenZFS partitions whole disks) and the size are expected on a member; the system disk, a
+ * mount outside ZFS, and membership are not: importing needs the disk in no imported pool,
+ * exporting needs it still in that pool.
+ */
+export function memberRefusal(reasons: DiskVerdictReason[], pools: string[], member: MemberUse): string | null {
+  const blocking = reasons.filter((r) => r.reason === 'systemDisk' || r.reason === 'mounted');
+  if (blocking.length > 0) return blocking.map((r) => `${r.reason}: ${r.detail}`).join('; ');
+  if (member.use === 'import' && pools.length > 0) return `already in the imported pool ${pools.join(', ')}`;
+  if (member.use === 'export' && !pools.includes(member.pool)) return `no longer in the pool ${member.pool}`;
+  return null;
+}
+
 export interface DiskGuardDeps {
   probe: DiskProbe;
   zfs: ZfsDriver;
@@ -69,6 +89,18 @@ export class DiskGuard {
         pools: [...new Set(poolsByDisk.get(device.name) ?? [])],
       })),
     );
+  }
+
+  /** Disk names (as the guard lists them) of vdev leaves as zpool prints them; leaves that resolve to no disk are left out. */
+  async diskNames(leaves: string[]): Promise<string[]> {
+    const devices = await this.deps.probe.blockDevices();
+    const names = new Set<string>();
+    for (const leaf of leaves) {
+      const real = await this.deps.probe.resolveVdevName(leaf);
+      const device = devices.find((d) => d.path === real);
+      if (device) names.add(device.type === 'part' && device.parent ? device.parent : device.name);
+    }
+    return [...names];
   }
 
   async verdicts(): Promise<Map<string, { facts: DiskFacts; reasons: DiskVerdictReason[] }>> {

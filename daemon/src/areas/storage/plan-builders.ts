@@ -1,10 +1,13 @@
 import type { PoolLayout, StoragePlanKind } from '../../../../shared/src/api/storage.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import type { MemberUse } from './disk-guard.ts';
 
 /** One command of a plan and the disks the guard rechecks right before it runs. */
 export interface PlanStep {
   argv: string[];
   disks: string[];
+  /** The disks are a pool's members (import, export); without it they must be free for a new pool. */
+  member?: MemberUse;
 }
 
 /** What the service does after the commands succeeded (shares are registered or removed). */
@@ -37,15 +40,15 @@ export function poolCreatePlan(pool: string, layout: PoolLayout, disks: { name: 
   };
 }
 
-export function poolImportPlan(pool: string, readOnly: boolean, dirs: readonly string[]): PlanBody {
+export function poolImportPlan(pool: string, readOnly: boolean, dirs: readonly string[], disks: string[]): PlanBody {
   const argv = ['zpool', 'import', ...dirs.flatMap((d) => ['-d', d]), ...(readOnly ? ['-o', 'readonly=on'] : []), pool];
   const warnings = readOnly ? [] : ['The pool is imported for writing; import it read-only first to look at it without changing it.'];
-  return { kind: readOnly ? 'pool.import.readonly' : 'pool.import', steps: [{ argv, disks: [] }], destroys: [], warnings, after: null };
+  return { kind: readOnly ? 'pool.import.readonly' : 'pool.import', steps: [{ argv, disks, member: { use: 'import', pool } }], destroys: [], warnings, after: null };
 }
 
-export function poolExportPlan(pool: string, shareNames: string[]): PlanBody {
+export function poolExportPlan(pool: string, shareNames: string[], disks: string[]): PlanBody {
   const warnings = shareNames.length > 0 ? [`Shares on this pool become unavailable until it is imported again: ${shareNames.join(', ')}.`] : [];
-  return { kind: 'pool.export', steps: [{ argv: ['zpool', 'export', pool], disks: [] }], destroys: [], warnings, after: null };
+  return { kind: 'pool.export', steps: [{ argv: ['zpool', 'export', pool], disks, member: { use: 'export', pool } }], destroys: [], warnings, after: null };
 }
 
 export function diskReplacePlan(pool: string, oldDisk: string, newDisk: { name: string; path: string }): PlanBody {

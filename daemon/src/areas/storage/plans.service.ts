@@ -4,8 +4,19 @@ import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { leafNames } from '../../host/zfs/zpool-status.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
-import type { DiskGuard } from './disk-guard.ts';
-import { diskReplacePlan, poolCreatePlan, poolExportPlan, poolImportPlan, shareCreatePlan, shareDataset, shareDeletePlan, type PlanBody, type PlanFollowUp, type PlanStep } from './plan-builders.ts';
+import { memberRefusal, type DiskGuard } from './disk-guard.ts';
+import {
+  diskReplacePlan,
+  poolCreatePlan,
+  poolExportPlan,
+  poolImportPlan,
+  shareCreatePlan,
+  shareDataset,
+  shareDeletePlan,
+  type PlanBody,
+  type PlanFollowUp,
+  type PlanStep,
+} from './plan-builders.ts';
 import type { PlanStore } from './plan-store.ts';
 import type { SnapshotsService } from './snapshots.service.ts';
 
@@ -35,6 +46,8 @@ export interface PlansDeps {
   shares: DatasetShares;
   enqueue(params: PlanJobParams, userId: number): Promise<Job>;
   mountRoot: string;
+  /** Whether plan commands really run; in development mode they are only logged. */
+  applies: boolean;
   importDirs: readonly string[];
   /** After a plan ran (also when it failed): pools and alerts are read again. */
   changed(): void;
@@ -51,6 +64,9 @@ export class PlansService {
   async previewShare(request: SharePlanRequest): Promise<StoragePlanPreview> {
     const { zfs, shares } = this.deps;
     if (request.kind === 'share.create') {
+      // Registering the share needs the dataset the commands create: with commands only logged
+      // the run could not finish, so it is refused before anything is shown or run.
+      if (!this.deps.applies) throw new ProblemError('storage.apply.disabled', { kind: request.kind });
       await this.requirePool(request.pool);
       if (await shares.nameTaken(request.name)) throw new ProblemError('fs.share.name_taken', { name: request.name });
       const dataset = shareDataset(request.pool, request.name);
@@ -76,7 +92,7 @@ export class PlansService {
       for (const [i, step] of steps.entries()) {
         ctx.signal.throwIfAborted();
         ctx.progress(i, steps.length + 1, 'commands');
-        if (step.disks.length > 0) await this.recheck(step.disks);
+        if (step.disks.length > 0) await this.recheck(step);
         const r = await this.deps.zfs.run(step.argv, ctx.signal);
         if (r.exitCode !== 0) {
           throw new ProblemError('storage.command.failed', { command: step.argv, exitCode: r.exitCode, output: (r.stderr + r.stdout).trim().slice(0, 4000) });
@@ -106,11 +122,13 @@ export class PlansService {
         if ((await zfs.listPools()).some((p) => p.name === request.pool)) throw new ProblemError('storage.pool.exists', { pool: request.pool });
         const found = (await zfs.importScan(importDirs)).find((p) => p.name === request.pool || p.id === request.pool);
         if (!found) throw new ProblemError('storage.pool.not_importable', { pool: request.pool });
-        return poolImportPlan(request.pool, readOnly, importDirs);
+        return poolImportPlan(request.pool, readOnly, importDirs, await this.deps.guard.diskNames(leafNames(found)));
       }
-      case 'pool.export':
-        await this.requirePool(request.pool);
-        return poolExportPlan(request.pool, await this.deps.shares.namesOnPool(request.pool));
+      case 'pool.export': {
+        const [status] = await zfs.status(request.pool);
+        if (!status || status.name !== request.pool) throw new ProblemError('storage.pool.not_found', { pool: request.pool });
+        return poolExportPlan(request.pool, await this.deps.shares.namesOnPool(request.pool), await this.deps.guard.diskNames(leafNames(status)));
+      }
       case 'disk.replace': {
         const [status] = await zfs.status(request.pool);
         if (!status) throw new ProblemError('storage.pool.not_found', { pool: request.pool });
@@ -135,8 +153,18 @@ export class PlansService {
     });
   }
 
-  private async recheck(disks: string[]): Promise<void> {
-    await this.usableDisks(disks);
+  private async recheck(step: PlanStep): Promise<void> {
+    if (!step.member) {
+      await this.usableDisks(step.disks);
+      return;
+    }
+    const verdicts = await this.deps.guard.verdicts();
+    for (const disk of step.disks) {
+      const verdict = verdicts.get(disk);
+      if (!verdict) throw new ProblemError('storage.disk.not_found', { disk });
+      const why = memberRefusal(verdict.reasons, verdict.facts.pools, step.member);
+      if (why) throw new ProblemError('storage.plan.stale', { disk, detail: why });
+    }
   }
 
   private async followUp(after: PlanFollowUp): Promise<void> {

@@ -17,7 +17,7 @@ export function serviceSnapshotName(kind: ServiceKind, ms: number): string {
 
 /** The kind and time of a service snapshot's name, or null for anybody else's snapshot. */
 export function parseServiceName(name: string): { kind: ServiceKind; at: number } | null {
-  const m = /^service-(manual|hourly|daily|weekly|monthly)-(\d{8}T\d{6}Z)$/.exec(name);
+  const m = /^service-(manual|restore|hourly|daily|weekly|monthly)-(\d{8}T\d{6}Z)$/.exec(name);
   if (!m) return null;
   const at = parseCompactUtc(m[2] ?? '');
   return at === null ? null : { kind: m[1] as ServiceKind, at };

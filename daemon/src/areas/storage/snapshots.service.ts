@@ -11,7 +11,7 @@ export interface SnapshotsDeps {
   clock: Clock;
 }
 
-const serviceKinds = new Set<string>(['manual', 'hourly', 'daily', 'weekly', 'monthly']);
+const serviceKinds = new Set<string>(['manual', 'restore', 'hourly', 'daily', 'weekly', 'monthly']);
 
 function toSnapshot(o: ZfsObject): Snapshot {
   const [dataset = '', name = ''] = o.name.split('@');

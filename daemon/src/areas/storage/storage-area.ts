@@ -8,7 +8,16 @@ import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-prov
 import { CommandRunner } from '../../host/command-runner.ts';
 import { DiskProbe } from '../../host/disks/disk-probe.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
+import path from 'node:path';
+import { copyTree } from '../../host/copy-tree.ts';
+import { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
 import { AlertsService } from './alerts.service.ts';
+import { runVersionRestore, type VersionRestoreParams } from './file-versions.jobs.ts';
+import { FileVersionsService, versionRestoreJob, type FileVersionsDeps, type VersionShare } from './file-versions.service.ts';
+import { runHomeMove, runHomeRelease } from './homes.jobs.ts';
+import { initHomeModels } from './homes.model.ts';
+import { homeMoveJob, homeReleaseJob, HomesService, type HomeShares } from './homes.service.ts';
+import { RestorePoints } from './restore-points.ts';
 import { DiskGuard } from './disk-guard.ts';
 import { PlanStore } from './plan-store.ts';
 import { planJobKind, PlansService, type DatasetShares, type PlanJobParams } from './plans.service.ts';
@@ -52,6 +61,14 @@ export interface StorageAreaDeps {
   scheduler: Scheduler;
   topics: TopicPublisher & { register(provider: TopicProvider): void };
   shares: DatasetShares;
+  /** Homes are shares too: registered, granted to their user, renamed and moved through this. */
+  homeShares: HomeShares;
+  /** Shares for file versions: with the caller's access checked, or by id for jobs checked at request time. */
+  versionShares: { share: FileVersionsDeps['share']; shareById(shareId: number): Promise<VersionShare | null> };
+  /** Every dataset share and whether its daily restore points are on. */
+  restorePointShares(): Promise<{ dataset: string | null; restorePoints: boolean }[]>;
+  /** Private folders (snapshot clones' mount points) live below it. */
+  dataDir: string;
   options: StorageOptions;
 }
 
@@ -84,6 +101,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
     shares: deps.shares,
     enqueue: (params, userId) => deps.jobs.enqueue(planJobKind, params, userId),
     mountRoot: options.mountRoot,
+    applies: options.apply,
     importDirs: options.importDirs,
     changed: () => void refresh().catch((err: unknown) => logger.warn('storage refresh failed', { component: 'storage', error: String(err) })),
   });
@@ -99,6 +117,18 @@ export function createStorageArea(deps: StorageAreaDeps) {
     },
   });
   deps.jobs.register<PlanJobParams, { commands: number }>(planJobKind, { run: (ctx) => plans.execute(ctx) });
+  const homeModels = initHomeModels(deps.db);
+  const enqueue = (kind: string, params: object, userId: number) => deps.jobs.enqueue(kind, params, userId);
+  const copy = (from: string, to: string, signal?: AbortSignal) => copyTree(runner, from, to, signal);
+  const homes = new HomesService({ models: homeModels, zfs, shares: deps.homeShares, logger, enqueue, copy });
+  const homeJobs = { homes, models: homeModels, shares: deps.homeShares, copy };
+  deps.jobs.register<{ shareId: number; targetShareId: number }, { folder: string }>(homeReleaseJob, { run: (ctx) => runHomeRelease(homeJobs, ctx) });
+  deps.jobs.register(homeMoveJob, { run: (ctx: Parameters<typeof runHomeMove>[1]) => runHomeMove(homeJobs, ctx) });
+  const reader = new SnapshotReader(zfs, path.join(deps.dataDir, 'snapshot-clones'));
+  const versions = new FileVersionsService({ zfs, reader, share: deps.versionShares.share, enqueue });
+  deps.jobs.register<VersionRestoreParams, { path: string }>(versionRestoreJob, { run: (ctx) => runVersionRestore({ versions, reader, shareById: deps.versionShares.shareById }, ctx) });
+  const restorePoints = new RestorePoints({ zfs, snapshots, clock, logger, shares: deps.restorePointShares });
+  deps.scheduler.every('storage.restorePoints', periodicMs, (signal) => restorePoints.runDue(signal));
   deps.topics.register(storagePoolsTopic(pools));
   deps.topics.register(storageAlertsTopic(alerts));
   deps.scheduler.every('storage.schedules', periodicMs, () => schedules.runDue());
@@ -113,6 +143,9 @@ export function createStorageArea(deps: StorageAreaDeps) {
     snapshotSchedules,
     schedules,
     alerts,
+    homes,
+    versions,
+    restorePoints,
     refresh,
     disks: async (): Promise<{ disks: StorageDisk[] }> => ({ disks: await guard.list((p) => probe.smart(p)) }),
     close: () => pools.close(),

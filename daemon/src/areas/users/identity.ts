@@ -18,7 +18,7 @@ import { initGroupModels } from './group.model.ts';
 import { GroupsService } from './groups.service.ts';
 import { ensureInitialAdmin, forgetInitialAdminPassword } from './initial-admin.ts';
 import type { UserRow } from './user.model.ts';
-import { UsersService } from './users.service.ts';
+import { UsersService, type UserHomes } from './users.service.ts';
 
 export interface IdentityOptions {
   db: Sequelize;
@@ -38,6 +38,8 @@ export interface IdentityOptions {
   apps?: () => readonly CatalogApp[];
   /** Called after users, groups or rights change (file services re-apply Samba, SFTP and ACLs). */
   accountsChanged?: () => void;
+  /** Users' homes on the home pool (the storage area). */
+  homes?: UserHomes;
 }
 
 const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
@@ -64,7 +66,7 @@ export async function createIdentity(o: IdentityOptions) {
     },
   };
   const common = { db: o.db, users: o.userRows, rights, accounts, events, logger: o.logger };
-  const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp });
+  const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp, homes: o.homes });
   const groups = new GroupsService({ ...common, groups: groupModels });
   const permissions = new PermissionsService({ ...common, groups, apps: o.apps ?? coreCatalogApps });
   const auth = new AuthService({

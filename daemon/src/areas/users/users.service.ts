@@ -13,6 +13,18 @@ import { assertPasswordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 import type { UserRow } from './user.model.ts';
 
+/** The storage area's homes as users need them; absent, homes stay unavailable (keep only). */
+export interface UserHomes {
+  /** Host paths of the users' homes, by user id (summaries). */
+  paths(): Promise<Map<number, string>>;
+  /** After a user was created: the home on the home pool, when there is one. */
+  created(user: { id: number; username: string; uid: number }): Promise<void>;
+  /** Before the user goes: refuses a disposal that cannot be done (no home pool, unknown share). */
+  check(user: { id: number; username: string }, home: UserDeleteQuery['home'], shareId: number | undefined): Promise<void>;
+  /** After the user went: keeps (renames), destroys or moves the home as a job. */
+  dispose(user: { id: number; username: string; uid: number }, home: NonNullable<UserDeleteQuery['home']>, shareId: number | undefined, actorId: number): Promise<Pick<UserDeletion, 'keptHome' | 'job'>>;
+}
+
 export interface UsersDeps {
   db: Sequelize;
   users: typeof UserRow;
@@ -23,6 +35,7 @@ export interface UsersDeps {
   totp: { enabled(userId: number): Promise<boolean>; enabledUserIds(): Promise<Set<number>> };
   events: IdentityEvents;
   logger: Logger;
+  homes?: UserHomes;
 }
 
 /** Users: the records, their system accounts and the rules of spec 4.6. */
@@ -72,6 +85,7 @@ export class UsersService {
     const ids = users.map((u) => u.id);
     const totp = await this.deps.totp.enabledUserIds();
     const members = await this.deps.groups.members.findAll({ where: { userId: ids }, transaction });
+    const homes = (await this.deps.homes?.paths()) ?? new Map<number, string>();
     const out: UserSummary[] = [];
     for (const u of users) {
       const own = await this.deps.rights.own(u, transaction);
@@ -87,7 +101,7 @@ export class UsersService {
         totpEnabled: totp.has(u.id),
         language: u.language,
         groupIds: members.filter((m) => m.userId === u.id).map((m) => m.groupId).sort((a, b) => a - b),
-        home: null,
+        home: homes.get(u.id) ?? null,
         createdAt: u.createdAt,
       });
     }
@@ -134,6 +148,9 @@ export class UsersService {
     this.deps.logger.info('user created', { component: 'users', userId: user.id, username: user.username, uid: user.uid });
     // A new user may hold rights and share access at once (through the groups every user is in).
     this.deps.events.rightsChanged([user.id]);
+    await this.deps.homes?.created({ id: user.id, username: user.username, uid: user.uid }).catch((err: unknown) => {
+      this.deps.logger.warn('home not created', { component: 'users', userId: user.id, error: err instanceof Error ? err.message : String(err) });
+    });
     return this.summary(user);
   }
 
@@ -188,7 +205,8 @@ export class UsersService {
     const home = query.home ?? 'keep';
     if (home === 'delete' && query.confirm !== user.username) throw new ProblemError('users.confirm.mismatch', { expected: 'the user name' });
     // Homes arrive with the home pool (Storage); until then nothing can be deleted or moved.
-    if (home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
+    if (!this.deps.homes && home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
+    await this.deps.homes?.check(user, home, query.shareId);
     await this.deps.db.transaction(async (transaction) => {
       await this.deps.users.destroy({ where: { id: userId }, transaction });
       await this.deps.rights.assertAdminLeft(transaction);
@@ -198,7 +216,8 @@ export class UsersService {
     this.deps.logger.info('user deleted', { component: 'users', userId, username: user.username, uid: user.uid });
     // The sessions went with the user row (cascade); the re-check closes their sockets.
     this.deps.events.rightsChanged([userId]);
-    return { userId, username: user.username, home, keptHome: null, job: null };
+    const disposed = (await this.deps.homes?.dispose(user, home, query.shareId, actor.id)) ?? { keptHome: null, job: null };
+    return { userId, username: user.username, home, ...disposed };
   }
 
   /** Password reset by an administrator, or the user's own change (which keeps the current session). */

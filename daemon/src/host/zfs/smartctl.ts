@@ -10,6 +10,8 @@ export interface SmartState {
   powerOnHours: number | null;
   reallocatedSectors: number | null;
   pendingSectors: number | null;
+  /** NVMe media and data integrity errors. */
+  mediaErrors: number | null;
   /** The last self-test's result, when one ran ("Completed without error", ...). */
   lastSelfTest: string | null;
   /** Why SMART is not available (virtual disks, USB bridges without pass-through). */
@@ -52,6 +54,7 @@ export function parseSmartctl(device: string, json: string): SmartState {
     powerOnHours: data.power_on_time?.hours ?? null,
     reallocatedSectors: attr(5),
     pendingSectors: attr(197),
+    mediaErrors: data.nvme_smart_health_information_log?.media_errors ?? null,
     lastSelfTest: lastAta ?? lastNvme,
     message: data.smart_status === undefined ? (data.smartctl?.messages?.[0]?.string ?? 'SMART is not available') : null,
   };

@@ -65,20 +65,23 @@ function parseBlock(block: string): PoolStatus {
   let configStart = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    const key = /^\s{0,8}([a-z]+):\s?(.*)$/.exec(line);
-    if (key && !line.startsWith('\t')) {
+    // Field names sit right-aligned in the first columns ("  pool:", "   see:"); continuation lines are indented further.
+    const key = /^ {0,8}([a-z]+):(?:\s(.*))?$/.exec(line);
+    if (key) {
       current = key[1] ?? null;
       if (current === 'config') {
         configStart = i + 1;
-        current = null;
-        continue;
+        break;
       }
       if (current) fields.set(current, (key[2] ?? '').trim());
       continue;
     }
-    if (current && line.startsWith('\t') && configStart < 0) fields.set(current, `${fields.get(current)}\n${line.trim()}`);
+    if (current && /^\s/.test(line) && line.trim() !== '') fields.set(current, `${fields.get(current)}\n${line.trim()}`);
   }
-  const { root, groups } = configStart >= 0 ? parseConfig(lines.slice(configStart)) : { root: null, groups: [] };
+  const rest = configStart >= 0 ? lines.slice(configStart) : [];
+  const errorsLine = rest.find((l) => /^errors: /.test(l));
+  if (errorsLine) fields.set('errors', errorsLine.slice('errors: '.length).trim());
+  const { root, groups } = configStart >= 0 ? parseConfig(rest) : { root: null, groups: [] };
   return {
     name: fields.get('pool') ?? '',
     id: fields.get('id') ?? null,
@@ -118,21 +121,34 @@ interface Line {
   note: string | null;
 }
 
+const countPattern = /^\d+(?:\.\d+)?[KMGTPE]?$/;
+
+/**
+ * The config tree. `zpool status` prints a tab before each line and two spaces per level;
+ * documentation renders the tab as spaces, so depth is measured from the first line's indent.
+ * Import scans print only name and state; a leaf may end with a note ("cannot open", "was /dev/sdc1").
+ */
 function parseConfig(lines: string[]): { root: VdevNode | null; groups: VdevGroup[] } {
   const rows: Line[] = [];
+  let base = -1;
   for (const raw of lines) {
-    if (!raw.startsWith('\t')) {
-      if (rows.length > 0 && raw.trim() !== '') break;
+    if (raw.trim() === '') {
+      if (rows.length > 0) break;
       continue;
     }
-    const body = raw.slice(1);
-    if (/^NAME\s+STATE/.test(body)) continue;
-    const depth = body.length - body.trimStart().length;
-    const parts = body.trim().split(/\s+/);
-    // A leaf may end with a note after its counters: "(resilvering)", "was /dev/sdc1".
-    const cols = parts.slice(0, 5);
-    const rest = parts.slice(5).join(' ');
-    rows.push({ depth, cols, note: rest === '' ? null : rest });
+    if (!/^\s/.test(raw)) break;
+    const indent = raw.length - raw.trimStart().length;
+    if (/^NAME\s+STATE/.test(raw.trim())) {
+      base = indent;
+      continue;
+    }
+    if (base < 0) base = indent;
+    const parts = raw.trim().split(/\s+/);
+    const counters = parts.slice(2, 5);
+    const hasCounters = counters.length === 3 && counters.every((c) => countPattern.test(c));
+    const cols = hasCounters ? parts.slice(0, 5) : parts.slice(0, 2);
+    const note = parts.slice(cols.length).join(' ');
+    rows.push({ depth: indent - base, cols, note: note === '' ? null : note });
   }
   let root: VdevNode | null = null;
   const groups: VdevGroup[] = [];
@@ -174,7 +190,8 @@ function parseConfig(lines: string[]): { root: VdevNode | null; groups: VdevGrou
 }
 
 function vdevType(name: string): string {
-  const match = /^(mirror|raidz[123]?|draid\d?[^-]*|spare|replacing|indirect)-\d+$/.exec(name);
+  // Solaris-era outputs (and the documentation's examples) name them without the "-<n>" suffix.
+  const match = /^(mirror|raidz[123]?|draid\d?[^-]*|spare|replacing|indirect)(?:-\d+)?$/.exec(name);
   if (!match) return 'disk';
   const kind = match[1] ?? 'disk';
   return kind === 'raidz' ? 'raidz1' : kind.startsWith('draid') ? 'draid' : kind;

@@ -30,4 +30,6 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'users', label: 'controlPanel.section.users', load: () => import('./users/UsersSection.svelte') },
   { id: 'groups', label: 'controlPanel.section.groups', load: () => import('./groups/GroupsSection.svelte') },
   { id: 'permissions', label: 'controlPanel.section.permissions', load: () => import('./permissions/PermissionsSection.svelte') },
+  { id: 'shares', label: 'controlPanel.section.shares', load: () => import('./shares/SharesSection.svelte') },
+  { id: 'homes', label: 'controlPanel.section.homes', load: () => import('./homes/HomesSection.svelte') },
 ];

@@ -83,6 +83,23 @@ export class FolderModel {
     }
   }
 
+  /**
+   * Reads the given entries of this folder again after a job touched them, so the list is right
+   * even when the file system's own notices are late or missing.
+   */
+  async refresh(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      if (this.abort.signal.aborted) return;
+      try {
+        const entry = await api.files.entry({ params: { shareId: this.shareId }, query: { path: this.path === '' ? name : `${this.path}/${name}` } });
+        if (!this.abort.signal.aborted) this.upsert(entry);
+      } catch {
+        // Gone (or unreadable now): it leaves the list.
+        if (!this.abort.signal.aborted) this.remove(name);
+      }
+    }
+  }
+
   private apply(event: FolderEvent): void {
     if (event.type === 'deleted') return this.remove(event.data.name);
     if (event.type === 'renamed') this.remove(event.data.oldName);

@@ -28,7 +28,7 @@ export function insertionIndex(list: readonly FileEntry[], entry: FileEntry, com
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compare(list[mid], entry) < 0) lo = mid + 1;
+    if (compare(list[mid] as FileEntry, entry) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,4 +1,5 @@
 import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';
 import { describeError } from '../../lib/i18n/i18n.svelte.ts';
@@ -15,6 +16,8 @@ export interface TrackedJob {
 }
 
 const finished = new Set(['succeeded', 'failed', 'cancelled']);
+/** A job that ends between its snapshot and its subscription is caught by asking now and then. */
+const pollMs = 2000;
 
 /**
  * The app's running jobs, followed on their jobs/<id> topics for the progress bar. A finished
@@ -37,11 +40,18 @@ export class JobTracker {
       this.stops.get(next.id)?.();
       this.stops.delete(next.id);
       if (next.state === 'failed') {
-        if (item) item.error = next.error ? problemMessage(i18n.language, next.error) : describeError(null);
+        if (item) item.error = next.error ? problemMessage(i18n.language, next.error as ProblemDetails) : describeError(null);
       } else this.dismiss(next.id);
       done?.(next);
     };
-    this.stops.set(job.id, live.subscribe('job', topicName.job(job.id), { snapshot: update, event: (e) => update(e.data) }));
+    const unsubscribe = live.subscribe('job', topicName.job(job.id), { snapshot: update, event: (e) => update(e.data) });
+    const poll = setInterval(() => {
+      api.jobs.get({ params: { id: job.id } }).then(update, () => undefined);
+    }, pollMs);
+    this.stops.set(job.id, () => {
+      clearInterval(poll);
+      unsubscribe();
+    });
     if (finished.has(job.state)) update(job);
   }
 

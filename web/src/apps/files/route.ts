@@ -8,10 +8,10 @@ export type FilesRoute = { view: 'folder'; shareId: number; path: string } | { v
 const shareIdPattern = /^[1-9]\d{0,15}$/;
 
 export function parseRoute(route: string): FilesRoute {
-  const segments = route.split('/').filter((s) => s !== '');
-  if (segments[0] === 'trash' && segments.length === 2 && shareIdPattern.test(segments[1])) return { view: 'trash', shareId: Number(segments[1]) };
-  if (segments.length === 0 || !shareIdPattern.test(segments[0])) return { view: 'none' };
-  return { view: 'folder', shareId: Number(segments[0]), path: segments.slice(1).join('/') };
+  const [first = '', ...rest] = route.split('/').filter((s) => s !== '');
+  if (first === 'trash') return rest.length === 1 && shareIdPattern.test(rest[0] ?? '') ? { view: 'trash', shareId: Number(rest[0]) } : { view: 'none' };
+  if (!shareIdPattern.test(first)) return { view: 'none' };
+  return { view: 'folder', shareId: Number(first), path: rest.join('/') };
 }
 
 export function formatRoute(route: FilesRoute): string {

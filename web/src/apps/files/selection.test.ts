@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { clickRow, emptySelection, moveFocus, reconcile, selectAll } from './selection.ts';
 
 const list = ['a', 'b', 'c', 'd', 'e'];
-const names = (i: number) => list[i];
+const names = (i: number) => list[i] ?? '';
 const none = { toggle: false, range: false };
 const sorted = (s: ReadonlySet<string>) => [...s].sort();
 

@@ -5,6 +5,7 @@ import { problemMessage } from '../../lib/i18n/messages.ts';
 import { i18n } from '../../lib/i18n/i18n.svelte.ts';
 import { session } from '../../lib/session.svelte.ts';
 import { joinPath } from './route.ts';
+import { numberedName } from './uploads-names.ts';
 
 export type UploadState = 'queued' | 'uploading' | 'conflict' | 'done' | 'failed' | 'cancelled';
 export type ConflictChoice = 'overwrite' | 'skip' | 'rename';
@@ -26,12 +27,6 @@ export interface UploadItem {
 
 /** Uploads at the same time: enough to fill the line, few enough to show steady progress. */
 const parallel = 2;
-
-/** "name (n).ext", keeping the extension where there is one. */
-export function numberedName(name: string, n: number): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-}
 
 /**
  * The upload queue: each file is PUT as the raw body with XMLHttpRequest, whose upload

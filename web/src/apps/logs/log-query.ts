@@ -85,14 +85,13 @@ const requestRoute = /^request\/(.+)$/;
 
 /** The app's sub-route: `request/<id>` shows every entry of one request. */
 export function requestIdOfRoute(route: string): string | null {
-  const match = requestRoute.exec(route);
-  if (!match?.[1]) return null;
-  const id = decodeURIComponent(match[1]);
-  return requestIdPattern.test(id) ? id : null;
+  const id = requestRoute.exec(route)?.[1];
+  return id && requestIdPattern.test(id) ? id : null;
 }
 
+/** Request ids are URL-safe by their pattern, so the route (and a link to it) needs no escaping. */
 export function routeOfRequest(requestId: string): string {
-  return `request/${encodeURIComponent(requestId)}`;
+  return `request/${requestId}`;
 }
 
 /** Bytes as a short size (binary units, as storage tools show them). */

@@ -4,8 +4,9 @@ import type { MessageKey } from '../../lib/i18n/messages.ts';
 
 /**
  * The panels of the personal settings window (`/app/org.service.settings/<panel id>`), in
- * order. Another feature adds its panel with one entry here (for example password and
- * two-step sign-in); each panel is its own lazily loaded component taking AppProps.
+ * order: the desktop's own and those of other features (password, two-step sign-in). A feature
+ * adds its panel with one entry here; each panel is a lazily loaded component taking the
+ * window's AppProps (`route` is the whole settings route, starting with the panel id).
  */
 export interface SettingsPanel {
   id: string;
@@ -15,6 +16,8 @@ export interface SettingsPanel {
 }
 
 export const settingsPanels: SettingsPanel[] = [
-  { id: 'appearance', titleKey: 'settings.appearance', icon: 'palette', load: () => import('./AppearancePanel.svelte') },
-  { id: 'keyboard', titleKey: 'settings.keyboard', icon: 'keyboard', load: () => import('./KeyboardPanel.svelte') },
+  { id: 'appearance', titleKey: 'desktopSettings.appearance', icon: 'palette', load: () => import('./AppearancePanel.svelte') },
+  { id: 'keyboard', titleKey: 'desktopSettings.keyboard', icon: 'keyboard', load: () => import('./KeyboardPanel.svelte') },
+  { id: 'password', titleKey: 'account.section.password', icon: 'key', load: () => import('../../apps/personal-settings/PasswordPanel.svelte') },
+  { id: 'two-step', titleKey: 'account.section.twoStep', icon: 'shield', load: () => import('../../apps/personal-settings/TwoStepPanel.svelte') },
 ];

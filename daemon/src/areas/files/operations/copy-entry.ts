@@ -1,11 +1,9 @@
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, mkdir, open, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
-import { errno, freeName, linkLeadsInside, lstatOrNull, tempPath, userChildren, type TreeContext } from './tree.ts';
+import { errno, freeName, linkLeadsInside, lstatOrNull, tempPath, treeBytes, userChildren, type TreeContext } from './tree.ts';
 
 export interface CopyOptions {
   ctx: TreeContext;
@@ -32,6 +30,7 @@ export async function copyInto(src: string, folder: string, name: string, o: Cop
       throw new ProblemError('fs.entry.exists', { name: o.ctx.relOf(dest) });
     case 'skip':
       o.ctx.report(dest, 'exists');
+      o.ctx.addBytes(await treeBytes(src, o.ctx.signal));
       return null;
     case 'rename': {
       const free = await freeName(folder, name, s.isDirectory());
@@ -117,23 +116,25 @@ async function copyLink(l: PendingLink, o: CopyOptions): Promise<void> {
   await symlink(text, l.dest);
 }
 
-/** Streams one file with byte progress; the read never follows a link, the write never reuses an existing name. */
+/** Copies one file chunk by chunk with byte progress; the read never follows a link (nor blocks on a swapped-in FIFO), the write never reuses an existing name. */
 async function copyFile(src: string, s: Stats, dest: string, ctx: TreeContext): Promise<void> {
-  const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const output = await open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, s.mode & 0o777);
     try {
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          ctx.addBytes(chunk.length);
-          done(null, chunk);
-        },
-      });
-      await pipeline(input.createReadStream({ highWaterMark: chunkBytes, autoClose: false }), counter, output.createWriteStream({ autoClose: false }), { signal: ctx.signal });
+      const buffer = Buffer.allocUnsafe(chunkBytes);
+      for (;;) {
+        // Checked between chunks: a cancel stops the copy within one chunk.
+        ctx.signal.throwIfAborted();
+        const { bytesRead } = await input.read(buffer, 0, chunkBytes, null);
+        if (bytesRead === 0) break;
+        for (let offset = 0; offset < bytesRead;) offset += (await output.write(buffer, offset, bytesRead - offset)).bytesWritten;
+        ctx.addBytes(bytesRead);
+      }
       await output.utimes(s.atime, s.mtime);
     } catch (err) {
       await unlink(dest).catch(() => undefined);
-      throw ctx.signal.aborted ? ctx.signal.reason : err;
+      throw err;
     } finally {
       await output.close();
     }

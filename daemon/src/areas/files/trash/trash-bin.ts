@@ -41,7 +41,13 @@ export function storedPath(root: string, row: Pick<TrashRow, 'storedName'>): str
  * Moves an entry into the share's bin under a fresh unique name and records it. The row comes
  * first, so an entry in the bin always has one; a failed move removes the row again.
  */
-export async function moveIntoBin(deps: BinDeps, share: { id: number; root: string }, entry: { full: string; rel: string }, who: Deleter, ctx: TreeContext): Promise<TrashRow> {
+export async function moveIntoBin(
+  deps: BinDeps,
+  share: { id: number; root: string },
+  entry: { full: string; rel: string },
+  who: Deleter,
+  ctx: TreeContext,
+): Promise<TrashRow> {
   const bin = await ensureBin(share.root);
   const type: TrashItemType = typeOf(await lstat(entry.full, { bigint: true }));
   const row = await deps.rows.create({

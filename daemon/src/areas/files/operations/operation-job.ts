@@ -1,0 +1,126 @@
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileOperationKind, FileOperationResult, OnConflict, SharePath } from '../../../../../shared/src/api/file-operations.ts';
+import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
+import type { Logger } from '../../../core/logger.ts';
+import { ProblemError } from '../../../core/problem-error.ts';
+import { assertExists, assertFollowable, isInside, resolveInShare, type ResolvedPath } from '../safe-path.ts';
+import { moveIntoBin, type BinDeps } from '../trash/trash-bin.ts';
+import { copyInto } from './copy-entry.ts';
+import { moveInto } from './move-entry.ts';
+import { lstatOrNull, treeBytes, type TreeContext } from './tree.ts';
+
+export const operationJobKind = 'files.operation';
+
+/** What the request stored for the job: defaults filled in, and the name of who asked (the bin records it). */
+export interface OperationJobParams {
+  op: FileOperationKind;
+  sources: SharePath[];
+  target: SharePath | null;
+  onConflict: OnConflict;
+  permanent: boolean;
+  username: string;
+}
+
+export interface OperationJobDeps {
+  /** The real folder of a share (access was checked when the job was asked for). */
+  shareRoot(shareId: number): Promise<string>;
+  bin: BinDeps;
+  logger: Logger;
+  /** Drops cached thumbnails of an entry that is gone or replaced (the thumbnails area's hook). */
+  forget(shareId: number, rel: string): Promise<void>;
+}
+
+interface Source {
+  ref: SharePath;
+  r: ResolvedPath;
+}
+
+/** A folder can go neither into itself nor below itself. */
+export function assertNotIntoItself(source: ResolvedPath, targetFolder: string): void {
+  if (source.stat?.isDirectory() && isInside(targetFolder, source.full)) throw new ProblemError('fs.operation.into_itself', { path: source.rel });
+}
+
+/** The real folder a copy or move goes into: it must exist and be a folder inside its share. */
+export async function targetFolderOf(t: ResolvedPath): Promise<string> {
+  assertExists(t);
+  assertFollowable(t);
+  if (!(await stat(t.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder');
+  return t.target;
+}
+
+export function operationJob(deps: OperationJobDeps): JobKind<OperationJobParams, FileOperationResult> {
+  return { concurrency: 2, run: (job) => runOperation(deps, job) };
+}
+
+async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJobParams>): Promise<FileOperationResult> {
+  const p = job.params;
+  const roots = new Map<number, string>();
+  for (const ref of [...p.sources, ...(p.target ? [p.target] : [])]) if (!roots.has(ref.shareId)) roots.set(ref.shareId, await deps.shareRoot(ref.shareId));
+  const result: FileOperationResult = { op: p.op, entries: [], skipped: [] };
+  const located = (abs: string): SharePath => {
+    for (const [shareId, root] of roots) if (isInside(abs, root)) return { shareId, path: path.relative(root, abs).split(path.sep).join('/') };
+    return { shareId: 0, path: path.basename(abs) };
+  };
+  let done = 0;
+  let total = 0;
+  const ctx: TreeContext = {
+    signal: job.signal,
+    // Deletes count items; only copies and moves count bytes.
+    addBytes: (bytes) => {
+      if (p.op === 'delete') return;
+      done += bytes;
+      job.progress(done, total, 'bytes');
+    },
+    report: (abs, reason) => result.skipped.push({ ...located(abs), reason }),
+    relOf: (abs) => located(abs).path,
+  };
+  const sources: Source[] = [];
+  for (const ref of p.sources) {
+    const r = await resolveInShare(roots.get(ref.shareId) as string, ref.path);
+    assertExists(r);
+    sources.push({ ref, r });
+  }
+  if (p.op === 'delete') {
+    job.progress(0, sources.length, 'items');
+    for (const [i, { ref, r }] of sources.entries()) {
+      job.signal.throwIfAborted();
+      if (p.permanent) await rm(r.full, { recursive: true });
+      else await moveIntoBin(deps.bin, { id: ref.shareId, root: r.root }, r, { userId: job.userId, username: p.username }, ctx);
+      result.entries.push({ source: ref, outcome: p.permanent ? 'deleted' : 'trashed', target: null });
+      await deps.forget(ref.shareId, r.rel);
+      job.progress(i + 1, sources.length, 'items');
+    }
+    deps.logger.info('files deleted', { component: 'files', jobId: job.jobId, entries: sources.length, permanent: p.permanent });
+    return result;
+  }
+  const target = p.target as SharePath;
+  const targetRoot = roots.get(target.shareId) as string;
+  const folder = await targetFolderOf(await resolveInShare(targetRoot, target.path));
+  for (const { r } of sources) assertNotIntoItself(r, folder);
+  for (const { r } of sources) total += await treeBytes(r.full, job.signal);
+  job.progress(0, total, 'bytes');
+  // With fail, a taken name stops the job before anything was written.
+  if (p.onConflict === 'fail') {
+    for (const { r } of sources) {
+      const dest = path.join(folder, r.name);
+      if (dest !== r.full && (await lstatOrNull(dest))) throw new ProblemError('fs.entry.exists', { name: located(dest).path });
+    }
+  }
+  const options = { ctx, onConflict: p.onConflict, targetRoot };
+  for (const { ref, r } of sources) {
+    const dest = p.op === 'copy' ? await copyInto(r.full, folder, r.name, options) : await moveInto(r.full, folder, r.name, options);
+    const outcome = dest === null ? 'skipped' : p.op === 'copy' ? 'copied' : 'moved';
+    result.entries.push({ source: ref, outcome, target: dest === null ? null : located(dest) });
+    if (p.op === 'move') await deps.forget(ref.shareId, r.rel);
+    if (dest !== null && p.onConflict === 'overwrite') await deps.forget(target.shareId, located(dest).path);
+  }
+  deps.logger.info(p.op === 'copy' ? 'files copied' : 'files moved', {
+    component: 'files',
+    jobId: job.jobId,
+    entries: sources.length,
+    bytes: total,
+    skipped: result.skipped.length,
+  });
+  return result;
+}

@@ -1,0 +1,58 @@
+import { cp, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { JobContext } from '../../core/jobs/job-types.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
+import { parseRelPath, resolveInShare } from '../files/safe-path.ts';
+import { entryState, versionName, type FileVersionsService, type VersionShare } from './file-versions.service.ts';
+
+export interface VersionRestoreParams {
+  shareId: number;
+  path: string;
+  version: string;
+  overwrite: boolean;
+}
+
+export interface VersionRestoreDeps {
+  versions: FileVersionsService;
+  reader: SnapshotReader;
+  /** The share without an access check: the request checked it. */
+  shareById(shareId: number): Promise<VersionShare | null>;
+}
+
+/**
+ * Copies one version out of its snapshot: next to the current entry under the version name, or
+ * over it (files replaced, folders merged: entries only in the current folder stay).
+ * Missing parent folders are made again, as for a deleted entry.
+ */
+export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContext<VersionRestoreParams>): Promise<{ path: string }> {
+  const { shareId, version, overwrite } = ctx.params;
+  const segments = parseRelPath(ctx.params.path);
+  const share = await deps.shareById(shareId);
+  if (!share?.dataset) throw new ProblemError('fs.share.not_found', { shareId });
+  const snapshot = (await deps.versions.snapshots(share.dataset)).find((s) => s.name === version);
+  if (!snapshot) throw new ProblemError('fs.version.not_found', { version });
+  ctx.progress(0, 1, 'entries');
+  const name = segments[segments.length - 1] ?? '';
+  const parentRel = segments.slice(0, -1).join('/');
+  const restored = await deps.reader.with(share.dataset, version, share.hostPath, async (root) => {
+    const state = await entryState(root, ctx.params.path);
+    if (!state) throw new ProblemError('fs.version.not_found', { version });
+    const source = (await resolveInShare(root, ctx.params.path)).full;
+    // The parent may be gone since (a deleted entry): make it again inside the share.
+    let parent = await resolveInShare(share.hostPath, parentRel).catch(() => null);
+    if (!parent?.stat) {
+      await mkdir(path.join(share.hostPath, ...segments.slice(0, -1)), { recursive: true });
+      parent = await resolveInShare(share.hostPath, parentRel);
+    }
+    const targetName = overwrite ? name : versionName(name, snapshot.createdAt, state.type === 'folder');
+    const target = path.join(parent.target, targetName);
+    const existing = await resolveInShare(share.hostPath, [parentRel, targetName].filter((s) => s !== '').join('/'));
+    if (existing.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: targetName });
+    if (existing.stat && overwrite && existing.stat.isDirectory() !== (state.type === 'folder')) throw new ProblemError(state.type === 'folder' ? 'fs.entry.not_folder' : 'fs.entry.is_folder');
+    await cp(source, target, { recursive: true, force: true, preserveTimestamps: true, verbatimSymlinks: true });
+    return [parentRel, targetName].filter((s) => s !== '').join('/');
+  });
+  ctx.progress(1, 1, 'entries');
+  return { path: restored };
+}

@@ -1,0 +1,466 @@
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { FileOperationRequest, FileOperationResult } from '../../shared/src/api/file-operations.ts';
+import type { Job } from '../../shared/src/api/jobs.ts';
+import type { TopicEvent } from '../../shared/src/topics.ts';
+import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { finished, runOperation, tempEntries } from '../helpers/file-operations.ts';
+import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
+import { connectSocket } from '../helpers/socket.ts';
+import { photo } from '../helpers/images.ts';
+import { sleep } from '../helpers/jobs.ts';
+import { insertUser } from '../helpers/users.ts';
+
+const resultOf = (job: Job) => job.result as unknown as FileOperationResult;
+const mb = 1024 * 1024;
+
+describe('file operations', function () {
+  this.timeout(60_000);
+  let box: TestDaemon;
+  let admin: TestClient;
+  let a: { id: number; folder: string };
+  let b: { id: number; folder: string };
+  let outside: string;
+  const at = (share: { folder: string }, rel: string) => path.join(share.folder, rel);
+  const write = (share: { folder: string }, rel: string, content: string | Buffer) => {
+    mkdirSync(path.dirname(at(share, rel)), { recursive: true });
+    writeFileSync(at(share, rel), content);
+  };
+  const read = (share: { folder: string }, rel: string) => readFileSync(at(share, rel), 'utf8');
+  const src = (rel: string, share = a) => ({ shareId: share.id, path: rel });
+
+  before(async () => {
+    box = await startTestDaemon();
+    admin = await box.signIn();
+    const one = await makeShare(admin, 'Alpha');
+    const two = await makeShare(admin, 'Beta');
+    a = { id: one.share.id, folder: one.folder };
+    b = { id: two.share.id, folder: two.folder };
+    outside = tempFolder('cellar-outside-');
+    writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
+  });
+  after(async () => {
+    await box.close();
+    removeTempFolders();
+  });
+
+  describe('copy', () => {
+    it('copies a file and a folder tree into a folder, keeping the source', async () => {
+      write(a, 'c1/report.txt', 'report');
+      write(a, 'c1/tree/x/deep.txt', 'deep');
+      mkdirSync(at(a, 'c1/into'));
+      const job = await runOperation(admin, { op: 'copy', sources: [src('c1/report.txt'), src('c1/tree')], target: src('c1/into') });
+      expect(job.state).to.equal('succeeded');
+      expect(job.kind).to.equal('files.operation');
+      expect(read(a, 'c1/into/report.txt')).to.equal('report');
+      expect(read(a, 'c1/into/tree/x/deep.txt')).to.equal('deep');
+      expect(read(a, 'c1/report.txt')).to.equal('report');
+      expect(job.progress).to.deep.equal({ done: 10, total: 10, unit: 'bytes' });
+      expect(resultOf(job).entries.map((e) => [e.outcome, e.target?.path])).to.deep.equal([
+        ['copied', 'c1/into/report.txt'],
+        ['copied', 'c1/into/tree'],
+      ]);
+      expect(tempEntries(a.folder)).to.deep.equal([]);
+    });
+
+    it('copies across shares', async () => {
+      write(a, 'c2/photo.jpg', 'jpeg bytes');
+      const job = await runOperation(admin, { op: 'copy', sources: [src('c2/photo.jpg')], target: src('', b) });
+      expect(job.state).to.equal('succeeded');
+      expect(read(b, 'photo.jpg')).to.equal('jpeg bytes');
+      expect(resultOf(job).entries[0]?.target).to.deep.equal({ shareId: b.id, path: 'photo.jpg' });
+    });
+
+    it('refuses to copy or move a folder into itself or below itself', async () => {
+      write(a, 'c3/self/inner/f.txt', 'f');
+      for (const op of ['copy', 'move'] as const) {
+        for (const target of ['c3/self', 'c3/self/inner']) {
+          const err = await expectProblem(
+            admin.api.fileOperations.run({ body: { op, sources: [src('c3/self')], target: src(target) } }),
+            'fs.operation.into_itself',
+            409,
+          );
+          expect(err.problem.params).to.deep.equal({ path: 'c3/self' });
+        }
+      }
+    });
+
+    it('refuses the share itself as a source', async () => {
+      await expectProblem(admin.api.fileOperations.run({ body: { op: 'copy', sources: [src('')], target: src('', b) } }), 'fs.path.invalid', 400);
+    });
+  });
+
+  describe('conflict policies', () => {
+    beforeEach(() => {
+      rmSync(at(a, 'k'), { recursive: true, force: true });
+      write(a, 'k/src/a.txt', 'new a');
+      write(a, 'k/src/.env', 'new env');
+      write(a, 'k/src/docs/one.txt', 'new one');
+      write(a, 'k/src/docs/sub/two.txt', 'new two');
+      write(a, 'k/src/docs/added.txt', 'added');
+      write(a, 'k/dst/a.txt', 'old a');
+      write(a, 'k/dst/.env', 'old env');
+      write(a, 'k/dst/docs/one.txt', 'old one');
+      write(a, 'k/dst/docs/sub/two.txt', 'old two');
+      write(a, 'k/dst/docs/kept.txt', 'kept');
+    });
+    const sources = () => [src('k/src/a.txt'), src('k/src/.env'), src('k/src/docs')];
+
+    it('fail (the default) fails the job with fs.entry.exists naming the path, before writing anything', async () => {
+      write(a, 'k/src/fresh.txt', 'fresh');
+      const job = await runOperation(admin, { op: 'copy', sources: [src('k/src/fresh.txt'), ...sources()], target: src('k/dst') });
+      expect(job.state).to.equal('failed');
+      expect(job.error?.code).to.equal('fs.entry.exists');
+      expect(job.error?.params).to.deep.equal({ name: 'k/dst/a.txt' });
+      expect(existsSync(at(a, 'k/dst/fresh.txt'))).to.equal(false);
+      expect(read(a, 'k/dst/a.txt')).to.equal('old a');
+    });
+
+    it('skip leaves taken names alone, files and folders, and reports them', async () => {
+      write(a, 'k/src/fresh.txt', 'fresh');
+      const job = await runOperation(admin, { op: 'copy', sources: [...sources(), src('k/src/fresh.txt')], target: src('k/dst'), onConflict: 'skip' });
+      expect(job.state).to.equal('succeeded');
+      expect(read(a, 'k/dst/a.txt')).to.equal('old a');
+      expect(read(a, 'k/dst/docs/one.txt')).to.equal('old one');
+      expect(existsSync(at(a, 'k/dst/docs/added.txt'))).to.equal(false);
+      expect(read(a, 'k/dst/fresh.txt')).to.equal('fresh');
+      expect(resultOf(job).skipped).to.deep.equal([
+        { shareId: a.id, path: 'k/dst/a.txt', reason: 'exists' },
+        { shareId: a.id, path: 'k/dst/.env', reason: 'exists' },
+        { shareId: a.id, path: 'k/dst/docs', reason: 'exists' },
+      ]);
+      expect(resultOf(job).entries.map((e) => e.outcome)).to.deep.equal(['skipped', 'skipped', 'skipped', 'copied']);
+      expect(job.progress?.done).to.equal(job.progress?.total);
+    });
+
+    it('overwrite replaces files and merges folders entry by entry', async () => {
+      const job = await runOperation(admin, { op: 'copy', sources: sources(), target: src('k/dst'), onConflict: 'overwrite' });
+      expect(job.state).to.equal('succeeded');
+      expect(read(a, 'k/dst/a.txt')).to.equal('new a');
+      expect(read(a, 'k/dst/.env')).to.equal('new env');
+      expect(read(a, 'k/dst/docs/one.txt')).to.equal('new one');
+      expect(read(a, 'k/dst/docs/sub/two.txt')).to.equal('new two');
+      expect(read(a, 'k/dst/docs/added.txt')).to.equal('added');
+      expect(read(a, 'k/dst/docs/kept.txt')).to.equal('kept');
+      expect(tempEntries(a.folder)).to.deep.equal([]);
+    });
+
+    it('overwrite never swaps a folder for a file', async () => {
+      write(a, 'k/src2/docs', 'a file named docs');
+      const job = await runOperation(admin, { op: 'copy', sources: [src('k/src2/docs')], target: src('k/dst'), onConflict: 'overwrite' });
+      expect(job.state).to.equal('failed');
+      expect(job.error?.code).to.equal('fs.entry.is_folder');
+      expect(statSync(at(a, 'k/dst/docs')).isDirectory()).to.equal(true);
+    });
+
+    it('rename gives the next free "name (n).ext" to files and folders', async () => {
+      const first = await runOperation(admin, { op: 'copy', sources: sources(), target: src('k/dst'), onConflict: 'rename' });
+      expect(first.state).to.equal('succeeded');
+      const second = await runOperation(admin, { op: 'copy', sources: [src('k/src/a.txt')], target: src('k/dst'), onConflict: 'rename' });
+      expect(resultOf(first).entries.map((e) => e.target?.path)).to.deep.equal(['k/dst/a (2).txt', 'k/dst/.env (2)', 'k/dst/docs (2)']);
+      expect(resultOf(second).entries[0]?.target?.path).to.equal('k/dst/a (3).txt');
+      expect(read(a, 'k/dst/a.txt')).to.equal('old a');
+      expect(read(a, 'k/dst/a (2).txt')).to.equal('new a');
+      expect(read(a, 'k/dst/docs (2)/sub/two.txt')).to.equal('new two');
+      expect(read(a, 'k/dst/docs/one.txt')).to.equal('old one');
+    });
+
+    it('applies the same policies to moves: overwrite merges and removes the emptied source', async () => {
+      const job = await runOperation(admin, { op: 'move', sources: sources(), target: src('k/dst'), onConflict: 'overwrite' });
+      expect(job.state).to.equal('succeeded');
+      expect(read(a, 'k/dst/docs/sub/two.txt')).to.equal('new two');
+      expect(read(a, 'k/dst/docs/kept.txt')).to.equal('kept');
+      expect(readdirSync(at(a, 'k/src'))).to.deep.equal([]);
+    });
+  });
+
+  describe('progress and cancel', () => {
+    it('reports byte progress on jobs/<id>', async () => {
+      const file = at(a, 'p/big.bin');
+      write(a, 'p/big.bin', '');
+      truncateSync(file, 200 * mb);
+      mkdirSync(at(a, 'p/out'));
+      const socket = await connectSocket(box.url, admin);
+      try {
+        const job = await admin.api.fileOperations.run({ body: { op: 'copy', sources: [src('p/big.bin')], target: src('p/out') } });
+        const ack = await socket.subscribe(`jobs/${job.id}`);
+        expect(ack.ok).to.equal(true);
+        const done = await finished(admin, job.id);
+        expect(done.state).to.equal('succeeded');
+        expect(done.progress).to.deep.equal({ done: 200 * mb, total: 200 * mb, unit: 'bytes' });
+        const seen = (socket.events as TopicEvent<Job>[]).filter((e) => e.topic === `jobs/${job.id}`).map((e) => e.data.progress);
+        const partial = seen.filter((p) => p !== null && p.unit === 'bytes' && p.total === 200 * mb && p.done > 0 && p.done < p.total);
+        expect(partial.length, JSON.stringify(seen)).to.be.greaterThan(0);
+        expect(statSync(at(a, 'p/out/big.bin')).size).to.equal(200 * mb);
+      } finally {
+        socket.close();
+      }
+    });
+
+    it('cancel mid-copy stops promptly and leaves neither a partial file nor a temporary one', async () => {
+      write(a, 'q/huge.bin', '');
+      truncateSync(at(a, 'q/huge.bin'), 1024 * mb);
+      mkdirSync(at(a, 'q/out'));
+      const socket = await connectSocket(box.url, admin);
+      try {
+        const job = await admin.api.fileOperations.run({ body: { op: 'copy', sources: [src('q/huge.bin')], target: src('q/out') } });
+        await socket.subscribe(`jobs/${job.id}`);
+        for (;;) {
+          const event = (await socket.nextEvent(`jobs/${job.id}`, 10_000)) as TopicEvent<Job>;
+          if ((event.data.progress?.done ?? 0) > 0) break;
+        }
+        const asked = Date.now();
+        await admin.api.jobs.cancel({ params: { id: job.id } });
+        const ended = await finished(admin, job.id);
+        expect(ended.state).to.equal('cancelled');
+        expect(Date.now() - asked).to.be.lessThan(3000);
+        expect(ended.progress!.done).to.be.lessThan(1024 * mb);
+        expect(readdirSync(at(a, 'q/out'))).to.deep.equal([]);
+        expect(tempEntries(a.folder)).to.deep.equal([]);
+      } finally {
+        socket.close();
+      }
+    });
+  });
+
+  describe('move', () => {
+    it('is a rename within one file system: same inode, in one share and across shares', async () => {
+      write(a, 'm/file.txt', 'move me');
+      write(a, 'm/dir/inner.txt', 'inner');
+      mkdirSync(at(a, 'm/to'));
+      const inode = statSync(at(a, 'm/file.txt')).ino;
+      const dirInode = statSync(at(a, 'm/dir')).ino;
+      const job = await runOperation(admin, { op: 'move', sources: [src('m/file.txt'), src('m/dir')], target: src('m/to') });
+      expect(job.state).to.equal('succeeded');
+      expect(resultOf(job).entries.map((e) => e.outcome)).to.deep.equal(['moved', 'moved']);
+      expect(statSync(at(a, 'm/to/file.txt')).ino).to.equal(inode);
+      expect(statSync(at(a, 'm/to/dir')).ino).to.equal(dirInode);
+      expect(existsSync(at(a, 'm/file.txt'))).to.equal(false);
+      const across = await runOperation(admin, { op: 'move', sources: [src('m/to/file.txt')], target: src('', b) });
+      expect(across.state).to.equal('succeeded');
+      expect(statSync(at(b, 'file.txt')).ino).to.equal(inode);
+      expect(existsSync(at(a, 'm/to/file.txt'))).to.equal(false);
+    });
+
+    it('copies and then removes the source across file systems (tmpfs /dev/shm against the temp folder)', async () => {
+      const shm = mkdtempSync('/dev/shm/cellar-share-');
+      try {
+        const share = await admin.api.shares.create({ body: { name: 'Memory', hostPath: shm } });
+        const c = { id: share.id, folder: shm };
+        write(a, 'x/dir/one.txt', 'one');
+        write(a, 'x/dir/sub/two.txt', 'two');
+        const job = await runOperation(admin, { op: 'move', sources: [src('x/dir')], target: src('', c) });
+        expect(job.state).to.equal('succeeded');
+        expect(statSync(at(c, 'dir')).dev).to.not.equal(statSync(a.folder).dev);
+        expect(read(c, 'dir/sub/two.txt')).to.equal('two');
+        expect(existsSync(at(a, 'x/dir'))).to.equal(false);
+        expect(job.progress).to.deep.equal({ done: 6, total: 6, unit: 'bytes' });
+      } finally {
+        rmSync(shm, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('delete', () => {
+    it('moves entries into the recycle bin, or removes them for good when permanent', async () => {
+      write(a, 'd/binned.txt', 'binned');
+      write(a, 'd/gone.txt', 'gone');
+      const trashed = await runOperation(admin, { op: 'delete', sources: [src('d/binned.txt')] });
+      expect(trashed.state).to.equal('succeeded');
+      expect(trashed.progress).to.deep.equal({ done: 1, total: 1, unit: 'items' });
+      expect(resultOf(trashed).entries[0]?.outcome).to.equal('trashed');
+      expect(existsSync(at(a, 'd/binned.txt'))).to.equal(false);
+      const bin = readdirSync(at(a, '.cellar-trash'));
+      expect(bin.some((name) => readFileSync(path.join(at(a, '.cellar-trash'), name), 'utf8') === 'binned')).to.equal(true);
+      const page = await admin.api.trash.list({ params: { shareId: a.id }, query: {} });
+      expect(page.items.map((i) => i.originalPath)).to.include('d/binned.txt');
+
+      const removed = await runOperation(admin, { op: 'delete', sources: [src('d/gone.txt')], permanent: true });
+      expect(resultOf(removed).entries[0]?.outcome).to.equal('deleted');
+      expect(existsSync(at(a, 'd/gone.txt'))).to.equal(false);
+      expect((await admin.api.trash.list({ params: { shareId: a.id }, query: {} })).items.map((i) => i.originalPath)).to.not.include('d/gone.txt');
+    });
+
+    it('drops the cached thumbnails of a deleted or moved entry', async () => {
+      await photo(320, 240).png().toFile(at(a, 'th-pic.png'));
+      const ready = async (p: string) => {
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const states = await admin.api.thumbnails.states({ params: { shareId: a.id }, body: { paths: [p] } });
+          if (states.items[0]?.state === 'ready') return;
+          if (Date.now() > deadline) throw new Error(`no thumbnail of ${p}: ${JSON.stringify(states.items)}`);
+          await sleep(100);
+        }
+      };
+      const rowsFor = async (p: string) =>
+        (await box.daemon.db.query('SELECT id FROM thumbnails WHERE share_id = ? AND path = ?', { replacements: [a.id, p] }))[0].length;
+      await ready('th-pic.png');
+      expect(await rowsFor('th-pic.png')).to.be.greaterThan(0);
+      mkdirSync(at(a, 'th'));
+      const moved = await runOperation(admin, { op: 'move', sources: [src('th-pic.png')], target: src('th') });
+      expect(moved.state).to.equal('succeeded');
+      expect(await rowsFor('th-pic.png')).to.equal(0);
+      await ready('th/th-pic.png');
+      const job = await runOperation(admin, { op: 'delete', sources: [src('th')] });
+      expect(job.state).to.equal('succeeded');
+      expect(await rowsFor('th/th-pic.png')).to.equal(0);
+    });
+
+    it('deletes a link itself, never what it points to', async () => {
+      symlinkSync(path.join(outside, 'secret.txt'), at(a, 'd-link'));
+      const job = await runOperation(admin, { op: 'delete', sources: [src('d-link')], permanent: true });
+      expect(job.state).to.equal('succeeded');
+      expect(existsSync(at(a, 'd-link'))).to.equal(false);
+      expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).to.equal('top secret');
+    });
+  });
+
+  describe('hostile paths and links', () => {
+    before(() => {
+      write(a, 'h/ok.txt', 'ok');
+      symlinkSync(outside, at(a, 'h-out'));
+      symlinkSync(path.join(outside, 'secret.txt'), at(a, 'h/secret-link'));
+    });
+    const table: [string, string][] = [
+      ['../secret.txt', 'fs.path.invalid'],
+      ['h/../../secret.txt', 'fs.path.invalid'],
+      ['/etc', 'fs.path.invalid'],
+      ['h\\..\\..', 'fs.path.invalid'],
+      ['h/a\0b', 'fs.path.invalid'],
+      ['h//ok.txt', 'fs.path.invalid'],
+      ['.cellar-trash', 'fs.path.reserved'],
+      ['h/.cellar-upload-x', 'fs.path.reserved'],
+      ['h-out/secret.txt', 'fs.path.outside_share'],
+    ];
+    for (const [hostile, code] of table) {
+      it(`refuses ${JSON.stringify(hostile)} as a source and as a target with ${code}`, async () => {
+        const bodies: FileOperationRequest[] = [
+          { op: 'copy', sources: [src(hostile)], target: src('h') },
+          { op: 'move', sources: [src(hostile)], target: src('h') },
+          { op: 'delete', sources: [src(hostile)] },
+          { op: 'copy', sources: [src('h/ok.txt')], target: src(hostile) },
+          { op: 'move', sources: [src('h/ok.txt')], target: src(hostile) },
+        ];
+        for (const body of bodies) await expectProblem(admin.api.fileOperations.run({ body }), code);
+        expect(read(a, 'h/ok.txt')).to.equal('ok');
+        expect(readdirSync(outside)).to.deep.equal(['secret.txt']);
+      });
+    }
+
+    it('refuses a symbolic link that leads out of the share as the target folder', async () => {
+      await expectProblem(
+        admin.api.fileOperations.run({ body: { op: 'copy', sources: [src('h/ok.txt')], target: src('h-out') } }),
+        'fs.path.outside_share',
+        403,
+      );
+      expect(readdirSync(outside)).to.deep.equal(['secret.txt']);
+    });
+
+    it('copies links that stay inside the target share as links and leaves out the others', async () => {
+      write(a, 'l/tree/data.txt', 'data');
+      symlinkSync('data.txt', at(a, 'l/tree/near'));
+      symlinkSync(path.join(outside, 'secret.txt'), at(a, 'l/tree/far'));
+      symlinkSync('../../../../../../../../etc/passwd', at(a, 'l/tree/climb'));
+      mkdirSync(at(a, 'l/out'));
+      const job = await runOperation(admin, { op: 'copy', sources: [src('l/tree'), src('h/secret-link')], target: src('l/out') });
+      expect(job.state).to.equal('succeeded');
+      expect(readlinkSync(at(a, 'l/out/tree/near'))).to.equal('data.txt');
+      expect(read(a, 'l/out/tree/near')).to.equal('data');
+      expect(existsSync(at(a, 'l/out/tree/far'))).to.equal(false);
+      expect(() => lstatSync(at(a, 'l/out/tree/climb'))).to.throw();
+      expect(() => lstatSync(at(a, 'l/out/secret-link'))).to.throw();
+      expect(resultOf(job).skipped).to.have.deep.members([
+        { shareId: a.id, path: 'l/tree/far', reason: 'linkOutside' },
+        { shareId: a.id, path: 'l/tree/climb', reason: 'linkOutside' },
+        { shareId: a.id, path: 'h/secret-link', reason: 'linkOutside' },
+      ]);
+    });
+
+    it('does not let a link to the other share be copied into it as a way out of the source share', async () => {
+      symlinkSync(b.folder, at(a, 'l-to-b'));
+      const job = await runOperation(admin, { op: 'copy', sources: [src('l-to-b')], target: src('', b) });
+      // Pointing at share B is inside B: copied as a link, and B's own folder is what it shows.
+      expect(job.state).to.equal('succeeded');
+      expect(readlinkSync(at(b, 'l-to-b'))).to.equal(b.folder);
+      const intoA = await runOperation(admin, { op: 'copy', sources: [src('l-to-b')], target: src('l/out') });
+      expect(resultOf(intoA).skipped).to.deep.equal([{ shareId: a.id, path: 'l-to-b', reason: 'linkOutside' }]);
+    });
+  });
+
+  describe('access', () => {
+    let reader: TestClient;
+    let stranger: TestClient;
+    before(async () => {
+      const readerId = await insertUser(box, 'reader', 'reader-password');
+      await insertUser(box, 'stranger', 'stranger-password');
+      await admin.api.shares.setGrants({ params: { shareId: a.id }, body: { grants: [{ subjectType: 'user', subjectId: readerId, level: 'read' }] } });
+      await admin.api.shares.setGrants({ params: { shareId: b.id }, body: { grants: [{ subjectType: 'user', subjectId: readerId, level: 'readWrite' }] } });
+      reader = await box.signIn('reader', 'reader-password');
+      stranger = await box.signIn('stranger', 'stranger-password');
+      write(a, 'r/doc.txt', 'doc');
+    });
+
+    it('lets a reader copy out of a read-only share into a writable one', async () => {
+      const job = await runOperation(reader, { op: 'copy', sources: [src('r/doc.txt')], target: src('', b) });
+      expect(job.state).to.equal('succeeded');
+      expect(job.userId).to.equal(reader.user!.id);
+      expect(read(b, 'doc.txt')).to.equal('doc');
+    });
+
+    it('refuses a reader moving or deleting from a read-only share, or writing into it', async () => {
+      await expectProblem(reader.api.fileOperations.run({ body: { op: 'move', sources: [src('r/doc.txt')], target: src('', b) } }), 'fs.share.read_only', 403);
+      await expectProblem(reader.api.fileOperations.run({ body: { op: 'delete', sources: [src('r/doc.txt')] } }), 'fs.share.read_only', 403);
+      await expectProblem(reader.api.fileOperations.run({ body: { op: 'copy', sources: [src('doc.txt', b)], target: src('r') } }), 'fs.share.read_only', 403);
+      expect(read(a, 'r/doc.txt')).to.equal('doc');
+    });
+
+    it('answers fs.share.not_found to a user without a grant, for sources and targets', async () => {
+      await expectProblem(
+        stranger.api.fileOperations.run({ body: { op: 'copy', sources: [src('r/doc.txt')], target: src('', b) } }),
+        'fs.share.not_found',
+        404,
+      );
+      await expectProblem(
+        reader.api.fileOperations.run({ body: { op: 'copy', sources: [src('doc.txt', b)], target: { shareId: 999_999, path: '' } } }),
+        'fs.share.not_found',
+        404,
+      );
+    });
+
+    it('answers 401 without a session and 400 to bad input', async () => {
+      const anonymous = await box.client().request('POST', '/api/files/operations', { body: { op: 'delete', sources: [src('r/doc.txt')] } });
+      expect(anonymous.status).to.equal(401);
+      expect((await anonymous.json()).code).to.equal('auth.session.required');
+      const bad: unknown[] = [
+        {},
+        { op: 'rename', sources: [src('r/doc.txt')], target: src('') },
+        { op: 'copy', sources: [], target: src('') },
+        { op: 'copy', sources: [src('r/doc.txt')] },
+        { op: 'delete', sources: [src('r/doc.txt')], target: src('') },
+        { op: 'copy', sources: [src('r/doc.txt')], target: src(''), onConflict: 'replace' },
+        { op: 'copy', sources: [src('r/doc.txt')], target: src(''), permanent: true },
+        { op: 'delete', sources: [{ shareId: 'x', path: 'r/doc.txt' }] },
+      ];
+      for (const body of bad) {
+        const res = await admin.request('POST', '/api/files/operations', { body });
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect((await res.json()).code).to.equal('request.body.invalid');
+      }
+      expect(read(a, 'r/doc.txt')).to.equal('doc');
+    });
+  });
+});

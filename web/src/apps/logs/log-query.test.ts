@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import type { LogEntry } from '../../../../shared/src/api/logs.ts';
+import { defaultFilters, entryMatches, formatBytes, isLive, requestIdOfRoute, routeOfRequest, timeRange, toQuery, type LogFilters } from './log-query.ts';
+
+const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+const filters = (f: Partial<LogFilters>): LogFilters => ({ ...defaultFilters(), ...f });
+const entry = (e: Partial<LogEntry>): LogEntry => ({
+  id: 1,
+  time: new Date(now - 60_000).toISOString(),
+  level: 'info',
+  source: 'daemon',
+  message: 'share created',
+  fields: {},
+  requestId: null,
+  userId: null,
+  ...e,
+});
+
+describe('logs app: filters to queries', () => {
+  it('turns a preset into a range that ends now', () => {
+    expect(timeRange(filters({ preset: '1h' }), now)).to.deep.equal({ from: now - 3_600_000, to: now });
+    expect(toQuery(filters({ preset: '15m' }), now)).to.deep.equal({ from: new Date(now - 900_000).toISOString(), to: new Date(now).toISOString() });
+  });
+
+  it('uses the custom times as given and leaves an empty side open', () => {
+    const custom = filters({ preset: 'custom', customFrom: '2026-11-01T08:30', customTo: '' });
+    expect(timeRange(custom, now)).to.deep.equal({ from: new Date('2026-11-01T08:30').getTime(), to: null });
+    expect(toQuery(custom, now)).to.not.have.property('to');
+    expect(isLive(custom)).to.equal(true);
+    expect(isLive(filters({ preset: 'custom', customTo: '2026-11-02T00:00' }))).to.equal(false);
+  });
+
+  it('sends levels, sources and the trimmed search only when set', () => {
+    const q = toQuery(filters({ levels: ['warn', 'error'], sources: ['daemon'], search: '  disk full ' }), now);
+    expect(q.level).to.deep.equal(['warn', 'error']);
+    expect(q.source).to.deep.equal(['daemon']);
+    expect(q.search).to.equal('disk full');
+    expect(toQuery(filters({ search: '   ' }), now)).to.not.have.property('search');
+  });
+});
+
+describe('logs app: live entries against the filters', () => {
+  it('keeps entries of the chosen levels, sources and range', () => {
+    expect(entryMatches(entry({}), filters({}), now)).to.equal(true);
+    expect(entryMatches(entry({ level: 'debug' }), filters({ levels: ['warn', 'error'] }), now)).to.equal(false);
+    expect(entryMatches(entry({ source: 'app/x' }), filters({ sources: ['daemon'] }), now)).to.equal(false);
+    expect(entryMatches(entry({ time: new Date(now - 2 * 3_600_000).toISOString() }), filters({ preset: '1h' }), now)).to.equal(false);
+  });
+
+  it('matches search words as prefixes in message or fields, and an exact request id', () => {
+    expect(entryMatches(entry({ message: 'Share Created' }), filters({ search: 'shar creat' }), now)).to.equal(true);
+    expect(entryMatches(entry({ fields: { path: '/srv/Photos' } }), filters({ search: 'photos' }), now)).to.equal(true);
+    expect(entryMatches(entry({}), filters({ search: 'deleted' }), now)).to.equal(false);
+    expect(entryMatches(entry({ message: 'x', requestId: 'req-12345678' }), filters({ search: 'req-12345678' }), now)).to.equal(true);
+  });
+});
+
+describe('logs app: request routes and sizes', () => {
+  it('reads and writes request/<id> routes, refusing ids of another shape', () => {
+    expect(routeOfRequest('abc-1234-5678')).to.equal('request/abc-1234-5678');
+    expect(requestIdOfRoute('request/abc-1234-5678')).to.equal('abc-1234-5678');
+    expect(requestIdOfRoute('request/<script>')).to.equal(null);
+    expect(requestIdOfRoute('')).to.equal(null);
+  });
+
+  it('formats bytes in binary units', () => {
+    expect(formatBytes(512, 'en')).to.equal('512 B');
+    expect(formatBytes(1536, 'en')).to.equal('1.5 KiB');
+    expect(formatBytes(256 * 1024 ** 2, 'de')).to.equal('256 MiB');
+  });
+});

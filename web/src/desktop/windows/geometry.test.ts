@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { clampRect, minSize, modeRect, moveRect, placeWindow, resizeRect, snapTarget } from './geometry.ts';
+
+const area = { width: 1200, height: 800 };
+
+describe('window geometry', () => {
+  it('snaps to the left or right half near the sides and maximises at the top', () => {
+    expect(snapTarget(3, 400, area)).to.equal('left');
+    expect(snapTarget(1198, 400, area)).to.equal('right');
+    expect(snapTarget(600, 2, area)).to.equal('maximised');
+    expect(snapTarget(600, 400, area)).to.equal(null);
+    expect(snapTarget(13, 13, area)).to.equal(null);
+  });
+
+  it('gives halves that together fill the workspace, also for an odd width', () => {
+    const own = { x: 10, y: 10, width: 300, height: 200 };
+    const odd = { width: 1201, height: 800 };
+    const left = modeRect('left', own, odd);
+    const right = modeRect('right', own, odd);
+    expect(left).to.deep.equal({ x: 0, y: 0, width: 601, height: 800 });
+    expect(right).to.deep.equal({ x: 601, y: 0, width: 600, height: 800 });
+    expect(modeRect('maximised', own, area)).to.deep.equal({ x: 0, y: 0, ...area });
+    expect(modeRect('normal', own, area)).to.equal(own);
+  });
+
+  it('keeps a moved window grabbable: title bar inside, part of it on screen', () => {
+    const rect = { x: 100, y: 100, width: 400, height: 300 };
+    expect(moveRect(rect, -2000, -500, area)).to.deep.equal({ x: 80 - 400, y: 0, width: 400, height: 300 });
+    expect(moveRect(rect, 5000, 5000, area)).to.deep.equal({ x: 1200 - 80, y: 800 - 40, width: 400, height: 300 });
+    expect(moveRect(rect, 20, -30, area)).to.deep.equal({ x: 120, y: 70, width: 400, height: 300 });
+  });
+
+  it('resizes from any edge, keeping the opposite side and the minimum size', () => {
+    const rect = { x: 100, y: 100, width: 400, height: 300 };
+    expect(resizeRect(rect, 'se', 50, 40, area)).to.deep.equal({ x: 100, y: 100, width: 450, height: 340 });
+    expect(resizeRect(rect, 'nw', 50, 40, area)).to.deep.equal({ x: 150, y: 140, width: 350, height: 260 });
+    expect(resizeRect(rect, 'w', 1000, 0, area)).to.deep.equal({ x: 100 + 400 - minSize.width, y: 100, width: minSize.width, height: 300 });
+    // Never past the workspace's sides.
+    expect(resizeRect(rect, 'n', 0, -500, area)).to.deep.equal({ x: 100, y: 0, width: 400, height: 400 });
+    expect(resizeRect(rect, 'e', 5000, 0, area)).to.deep.equal({ x: 100, y: 100, width: 1100, height: 300 });
+  });
+
+  it('places a first window centred, cascades further ones, and honours a saved place', () => {
+    const first = placeWindow({ width: 600, height: 400 }, null, 0, area);
+    expect(first).to.deep.equal({ x: 300, y: 133, width: 600, height: 400 });
+    const second = placeWindow({ width: 600, height: 400 }, null, 1, area);
+    expect(second).to.deep.equal({ x: 328, y: 161, width: 600, height: 400 });
+    expect(placeWindow({ width: 500, height: 300 }, { x: 40, y: 50 }, 0, area)).to.deep.equal({ x: 40, y: 50, width: 500, height: 300 });
+    // Larger than the screen: fitted.
+    expect(placeWindow({ width: 3000, height: 2000 }, null, 0, area)).to.deep.equal({ x: 0, y: 0, width: 1200, height: 800 });
+  });
+
+  it('clamps a saved window from a larger screen into a smaller one', () => {
+    expect(clampRect({ x: 1800, y: 900, width: 1600, height: 1000 }, { width: 800, height: 600 })).to.deep.equal({ x: 720, y: 560, width: 800, height: 600 });
+  });
+});
