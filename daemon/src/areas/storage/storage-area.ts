@@ -128,12 +128,17 @@ export function createStorageArea(deps: StorageAreaDeps) {
   const versions = new FileVersionsService({ zfs, reader, share: deps.versionShares.share, enqueue });
   deps.jobs.register<VersionRestoreParams, { path: string }>(versionRestoreJob, { run: (ctx) => runVersionRestore({ versions, reader, shareById: deps.versionShares.shareById }, ctx) });
   const restorePoints = new RestorePoints({ zfs, snapshots, clock, logger, shares: deps.restorePointShares });
-  deps.scheduler.every('storage.restorePoints', periodicMs, (signal) => restorePoints.runDue(signal));
   deps.topics.register(storagePoolsTopic(pools));
   deps.topics.register(storageAlertsTopic(alerts));
-  deps.scheduler.every('storage.schedules', periodicMs, () => schedules.runDue());
-  deps.scheduler.every('storage.snapshots', periodicMs, (signal) => snapshotSchedules.runDue(signal));
-  deps.scheduler.every('storage.health', periodicMs, () => refresh());
+  // Background storage work (polling pools, scrubs, snapshots) only where storage is the daemon's
+  // to manage: on a box, or when real storage is switched on. A development daemon answers the
+  // storage API when asked but never probes or changes the host's ZFS on its own.
+  if (options.apply) {
+    deps.scheduler.every('storage.restorePoints', periodicMs, (signal) => restorePoints.runDue(signal));
+    deps.scheduler.every('storage.schedules', periodicMs, () => schedules.runDue());
+    deps.scheduler.every('storage.snapshots', periodicMs, (signal) => snapshotSchedules.runDue(signal));
+    deps.scheduler.every('storage.health', periodicMs, () => refresh());
+  }
 
   return {
     zfs,
