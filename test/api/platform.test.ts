@@ -93,6 +93,22 @@ describe('platform: errors, request ids, sessions and CSRF', () => {
     expect((await res.json()).code).to.equal('auth.origin.invalid');
   });
 
+  it('keeps two daemons of one process on their own databases', async () => {
+    const other = await startTestDaemon();
+    try {
+      await (await other.signIn()).api.users.create({ body: { username: 'onlyother', password: 'a long enough password 1' } });
+      // The first daemon still answers from its own database after the second one opened.
+      const c = await box.signIn();
+      expect((await c.api.auth.session()).username).to.equal('admin');
+      const users = await c.api.users.list();
+      expect(users.map((u) => u.username)).to.deep.equal(['admin']);
+    } finally {
+      await other.close();
+    }
+    const again = await box.signIn();
+    expect((await again.api.auth.session()).username).to.equal('admin');
+  });
+
   it('keeps sessions across a daemon restart', async () => {
     const own = await startTestDaemon();
     const c = await own.signIn();

@@ -9,14 +9,17 @@ export class SessionRow extends Model {
 }
 
 export function initSessionModel(sequelize: Sequelize): typeof SessionRow {
-  SessionRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const SessionRowBound = class extends SessionRow {};
+  SessionRowBound.init(
     {
       sid: { type: DataTypes.TEXT, primaryKey: true },
       userId: { type: DataTypes.INTEGER, allowNull: true },
       data: { type: DataTypes.TEXT, allowNull: false },
       expiresAt: { type: DataTypes.INTEGER, allowNull: false },
     },
-    { sequelize, tableName: 'sessions' },
+    { sequelize, tableName: 'sessions', modelName: 'SessionRow' },
   );
-  return SessionRow;
+  return SessionRowBound;
 }

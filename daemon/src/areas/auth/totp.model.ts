@@ -31,7 +31,10 @@ export interface AuthModels {
 }
 
 export function initAuthModels(sequelize: Sequelize): AuthModels {
-  TotpRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const TotpRowBound = class extends TotpRow {};
+  TotpRowBound.init(
     {
       userId: { type: DataTypes.INTEGER, primaryKey: true },
       secret: { type: DataTypes.TEXT, allowNull: false },
@@ -39,25 +42,27 @@ export function initAuthModels(sequelize: Sequelize): AuthModels {
       lastStep: { type: DataTypes.INTEGER, allowNull: true },
       updatedAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'user_totp' },
+    { sequelize, tableName: 'user_totp', modelName: 'TotpRow' },
   );
-  RecoveryCodeRow.init(
+  const RecoveryCodeRowBound = class extends RecoveryCodeRow {};
+  RecoveryCodeRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       userId: { type: DataTypes.INTEGER, allowNull: false },
       codeHash: { type: DataTypes.TEXT, allowNull: false },
       usedAt: { type: DataTypes.TEXT, allowNull: true },
     },
-    { sequelize, tableName: 'recovery_codes' },
+    { sequelize, tableName: 'recovery_codes', modelName: 'RecoveryCodeRow' },
   );
-  ThrottleRow.init(
+  const ThrottleRowBound = class extends ThrottleRow {};
+  ThrottleRowBound.init(
     {
       key: { type: DataTypes.TEXT, primaryKey: true },
       failures: { type: DataTypes.INTEGER, allowNull: false },
       firstAt: { type: DataTypes.INTEGER, allowNull: false },
       lockedUntil: { type: DataTypes.INTEGER, allowNull: false },
     },
-    { sequelize, tableName: 'login_throttle' },
+    { sequelize, tableName: 'login_throttle', modelName: 'ThrottleRow' },
   );
-  return { totp: TotpRow, recoveryCodes: RecoveryCodeRow, throttle: ThrottleRow };
+  return { totp: TotpRowBound, recoveryCodes: RecoveryCodeRowBound, throttle: ThrottleRowBound };
 }

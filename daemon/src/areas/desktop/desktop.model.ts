@@ -52,7 +52,10 @@ export interface DesktopModels {
 }
 
 export function initDesktopModels(sequelize: Sequelize): DesktopModels {
-  DesktopItemRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const DesktopItemRowBound = class extends DesktopItemRow {};
+  DesktopItemRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       userId: { type: DataTypes.INTEGER, allowNull: false },
@@ -65,9 +68,10 @@ export function initDesktopModels(sequelize: Sequelize): DesktopModels {
       createdAt: { type: DataTypes.TEXT, allowNull: false },
       updatedAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'desktop_items' },
+    { sequelize, tableName: 'desktop_items', modelName: 'DesktopItemRow' },
   );
-  DesktopLayoutRow.init(
+  const DesktopLayoutRowBound = class extends DesktopLayoutRow {};
+  DesktopLayoutRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       userId: { type: DataTypes.INTEGER, allowNull: false },
@@ -79,20 +83,22 @@ export function initDesktopModels(sequelize: Sequelize): DesktopModels {
     },
     {
       sequelize,
-      tableName: 'desktop_layouts',
+      tableName: 'desktop_layouts', modelName: 'DesktopLayoutRow',
       indexes: [{ unique: true, fields: ['user_id', 'device_id'] }],
     },
   );
-  DesktopAppearanceRow.init(
+  const DesktopAppearanceRowBound = class extends DesktopAppearanceRow {};
+  DesktopAppearanceRowBound.init(
     {
       userId: { type: DataTypes.INTEGER, primaryKey: true },
       accentColor: { type: DataTypes.TEXT, allowNull: false },
       wallpaper: { type: DataTypes.TEXT, allowNull: false },
       updatedAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'desktop_appearances' },
+    { sequelize, tableName: 'desktop_appearances', modelName: 'DesktopAppearanceRow' },
   );
-  WindowPreferenceRow.init(
+  const WindowPreferenceRowBound = class extends WindowPreferenceRow {};
+  WindowPreferenceRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       userId: { type: DataTypes.INTEGER, allowNull: false },
@@ -106,14 +112,14 @@ export function initDesktopModels(sequelize: Sequelize): DesktopModels {
     },
     {
       sequelize,
-      tableName: 'window_preferences',
+      tableName: 'window_preferences', modelName: 'WindowPreferenceRow',
       indexes: [{ unique: true, fields: ['user_id', 'app_id'] }],
     },
   );
   return {
-    items: DesktopItemRow,
-    layouts: DesktopLayoutRow,
-    appearances: DesktopAppearanceRow,
-    windowPreferences: WindowPreferenceRow,
+    items: DesktopItemRowBound,
+    layouts: DesktopLayoutRowBound,
+    appearances: DesktopAppearanceRowBound,
+    windowPreferences: WindowPreferenceRowBound,
   };
 }

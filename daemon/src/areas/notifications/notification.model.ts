@@ -15,7 +15,10 @@ export class NotificationRow extends Model {
 }
 
 export function initNotificationModel(sequelize: Sequelize): typeof NotificationRow {
-  NotificationRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const NotificationRowBound = class extends NotificationRow {};
+  NotificationRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       userId: { type: DataTypes.INTEGER, allowNull: false },
@@ -28,7 +31,7 @@ export function initNotificationModel(sequelize: Sequelize): typeof Notification
       read: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       createdAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'notifications' },
+    { sequelize, tableName: 'notifications', modelName: 'NotificationRow' },
   );
-  return NotificationRow;
+  return NotificationRowBound;
 }

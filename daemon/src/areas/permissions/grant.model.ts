@@ -17,19 +17,23 @@ export interface GrantModels {
 }
 
 export function initGrantModels(sequelize: Sequelize): GrantModels {
-  UserGrantRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const UserGrantRowBound = class extends UserGrantRow {};
+  UserGrantRowBound.init(
     {
       userId: { type: DataTypes.INTEGER, primaryKey: true },
       right: { type: DataTypes.TEXT, primaryKey: true },
     },
-    { sequelize, tableName: 'user_grants' },
+    { sequelize, tableName: 'user_grants', modelName: 'UserGrantRow' },
   );
-  GroupGrantRow.init(
+  const GroupGrantRowBound = class extends GroupGrantRow {};
+  GroupGrantRowBound.init(
     {
       groupId: { type: DataTypes.INTEGER, primaryKey: true },
       right: { type: DataTypes.TEXT, primaryKey: true },
     },
-    { sequelize, tableName: 'group_grants' },
+    { sequelize, tableName: 'group_grants', modelName: 'GroupGrantRow' },
   );
-  return { userGrants: UserGrantRow, groupGrants: GroupGrantRow };
+  return { userGrants: UserGrantRowBound, groupGrants: GroupGrantRowBound };
 }

@@ -30,7 +30,10 @@ export interface ShareModels {
 }
 
 export function initShareModels(sequelize: Sequelize): ShareModels {
-  ShareRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const ShareRowBound = class extends ShareRow {};
+  ShareRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       name: { type: DataTypes.TEXT, allowNull: false },
@@ -45,16 +48,17 @@ export function initShareModels(sequelize: Sequelize): ShareModels {
       trashRetentionDays: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 30 },
       createdAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'shares' },
+    { sequelize, tableName: 'shares', modelName: 'ShareRow' },
   );
-  ShareGrantRow.init(
+  const ShareGrantRowBound = class extends ShareGrantRow {};
+  ShareGrantRowBound.init(
     {
       shareId: { type: DataTypes.INTEGER, allowNull: false, primaryKey: true },
       subjectType: { type: DataTypes.TEXT, allowNull: false, primaryKey: true },
       subjectId: { type: DataTypes.INTEGER, allowNull: false, primaryKey: true },
       level: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'share_grants' },
+    { sequelize, tableName: 'share_grants', modelName: 'ShareGrantRow' },
   );
-  return { shares: ShareRow, grants: ShareGrantRow };
+  return { shares: ShareRowBound, grants: ShareGrantRowBound };
 }

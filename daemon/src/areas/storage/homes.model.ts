@@ -24,7 +24,10 @@ export interface HomeModels {
 
 export function initHomeModels(sequelize: Sequelize): HomeModels {
   const options = { sequelize, underscored: true, timestamps: false };
-  HomeRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const HomeRowBound = class extends HomeRow {};
+  HomeRowBound.init(
     {
       shareId: { type: DataTypes.INTEGER, primaryKey: true },
       userId: { type: DataTypes.INTEGER, allowNull: true },
@@ -34,15 +37,16 @@ export function initHomeModels(sequelize: Sequelize): HomeModels {
       dataset: { type: DataTypes.TEXT, allowNull: false },
       quotaBytes: { type: DataTypes.INTEGER, allowNull: true },
     },
-    { ...options, tableName: 'storage_homes' },
+    { ...options, tableName: 'storage_homes', modelName: 'HomeRow' },
   );
-  HomeSettingsRow.init(
+  const HomeSettingsRowBound = class extends HomeSettingsRow {};
+  HomeSettingsRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true },
       homePool: { type: DataTypes.TEXT, allowNull: true },
       defaultQuotaBytes: { type: DataTypes.INTEGER, allowNull: true },
     },
-    { ...options, tableName: 'storage_home_settings' },
+    { ...options, tableName: 'storage_home_settings', modelName: 'HomeSettingsRow' },
   );
-  return { homes: HomeRow, settings: HomeSettingsRow };
+  return { homes: HomeRowBound, settings: HomeSettingsRowBound };
 }

@@ -29,31 +29,36 @@ export interface StorageModels {
 
 export function initStorageModels(sequelize: Sequelize): StorageModels {
   const options = { sequelize, underscored: true, timestamps: false };
-  ScheduleRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const ScheduleRowBound = class extends ScheduleRow {};
+  ScheduleRowBound.init(
     {
       key: { type: DataTypes.TEXT, primaryKey: true },
       frequency: { type: DataTypes.TEXT, allowNull: false },
       lastRunAt: { type: DataTypes.TEXT, allowNull: true },
       nextRunAt: { type: DataTypes.TEXT, allowNull: true },
     },
-    { ...options, tableName: 'storage_schedules' },
+    { ...options, tableName: 'storage_schedules', modelName: 'ScheduleRow' },
   );
-  SnapshotScheduleRow.init(
+  const SnapshotScheduleRowBound = class extends SnapshotScheduleRow {};
+  SnapshotScheduleRowBound.init(
     {
       dataset: { type: DataTypes.TEXT, primaryKey: true },
       kind: { type: DataTypes.TEXT, primaryKey: true },
       enabled: { type: DataTypes.BOOLEAN, allowNull: false },
       keep: { type: DataTypes.INTEGER, allowNull: false },
     },
-    { ...options, tableName: 'storage_snapshot_schedules' },
+    { ...options, tableName: 'storage_snapshot_schedules', modelName: 'SnapshotScheduleRow' },
   );
-  AlertMuteRow.init(
+  const AlertMuteRowBound = class extends AlertMuteRow {};
+  AlertMuteRowBound.init(
     {
       userId: { type: DataTypes.INTEGER, primaryKey: true },
       key: { type: DataTypes.TEXT, primaryKey: true },
       severity: { type: DataTypes.TEXT, allowNull: false },
     },
-    { ...options, tableName: 'storage_alert_mutes' },
+    { ...options, tableName: 'storage_alert_mutes', modelName: 'AlertMuteRow' },
   );
-  return { schedules: ScheduleRow, snapshotSchedules: SnapshotScheduleRow, mutes: AlertMuteRow };
+  return { schedules: ScheduleRowBound, snapshotSchedules: SnapshotScheduleRowBound, mutes: AlertMuteRowBound };
 }

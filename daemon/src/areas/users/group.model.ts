@@ -28,7 +28,10 @@ export interface GroupModels {
 }
 
 export function initGroupModels(sequelize: Sequelize): GroupModels {
-  GroupRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const GroupRowBound = class extends GroupRow {};
+  GroupRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       name: { type: DataTypes.TEXT, allowNull: false, unique: true },
@@ -38,21 +41,23 @@ export function initGroupModels(sequelize: Sequelize): GroupModels {
       createdAt: { type: DataTypes.TEXT, allowNull: false },
       updatedAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'groups' },
+    { sequelize, tableName: 'groups', modelName: 'GroupRow' },
   );
-  GroupMemberRow.init(
+  const GroupMemberRowBound = class extends GroupMemberRow {};
+  GroupMemberRowBound.init(
     {
       groupId: { type: DataTypes.INTEGER, primaryKey: true },
       userId: { type: DataTypes.INTEGER, primaryKey: true },
     },
-    { sequelize, tableName: 'group_members' },
+    { sequelize, tableName: 'group_members', modelName: 'GroupMemberRow' },
   );
-  AccountIdRow.init(
+  const AccountIdRowBound = class extends AccountIdRow {};
+  AccountIdRowBound.init(
     {
       kind: { type: DataTypes.TEXT, primaryKey: true },
       last: { type: DataTypes.INTEGER, allowNull: false },
     },
-    { sequelize, tableName: 'account_ids' },
+    { sequelize, tableName: 'account_ids', modelName: 'AccountIdRow' },
   );
-  return { groups: GroupRow, members: GroupMemberRow, accountIds: AccountIdRow };
+  return { groups: GroupRowBound, members: GroupMemberRowBound, accountIds: AccountIdRowBound };
 }

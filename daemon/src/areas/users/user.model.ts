@@ -16,7 +16,10 @@ export class UserRow extends Model {
 }
 
 export function initUserModel(sequelize: Sequelize): typeof UserRow {
-  UserRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const UserRowBound = class extends UserRow {};
+  UserRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       username: { type: DataTypes.TEXT, allowNull: false, unique: true },
@@ -29,7 +32,7 @@ export function initUserModel(sequelize: Sequelize): typeof UserRow {
       createdAt: { type: DataTypes.TEXT, allowNull: false },
       updatedAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'users' },
+    { sequelize, tableName: 'users', modelName: 'UserRow' },
   );
-  return UserRow;
+  return UserRowBound;
 }

@@ -14,7 +14,10 @@ export class ThumbnailRow extends Model {
 }
 
 export function initThumbnailModel(sequelize: Sequelize): typeof ThumbnailRow {
-  ThumbnailRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const ThumbnailRowBound = class extends ThumbnailRow {};
+  ThumbnailRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       shareId: { type: DataTypes.INTEGER, allowNull: false },
@@ -25,7 +28,7 @@ export function initThumbnailModel(sequelize: Sequelize): typeof ThumbnailRow {
       reason: { type: DataTypes.TEXT, allowNull: true },
       createdAt: { type: DataTypes.TEXT, allowNull: false },
     },
-    { sequelize, tableName: 'thumbnails' },
+    { sequelize, tableName: 'thumbnails', modelName: 'ThumbnailRow' },
   );
-  return ThumbnailRow;
+  return ThumbnailRowBound;
 }

@@ -16,7 +16,10 @@ export class TrashRow extends Model {
 }
 
 export function initTrashModel(sequelize: Sequelize): typeof TrashRow {
-  TrashRow.init(
+  // A class of its own per database: Sequelize binds a model class to one connection, and
+  // one process may open several daemons (tests), so a shared class would follow the last one.
+  const TrashRowBound = class extends TrashRow {};
+  TrashRowBound.init(
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       shareId: { type: DataTypes.INTEGER, allowNull: false },
@@ -28,7 +31,7 @@ export function initTrashModel(sequelize: Sequelize): typeof TrashRow {
       deletedById: { type: DataTypes.INTEGER, allowNull: true },
       deletedByName: { type: DataTypes.TEXT, allowNull: true },
     },
-    { sequelize, tableName: 'trash_items' },
+    { sequelize, tableName: 'trash_items', modelName: 'TrashRow' },
   );
-  return TrashRow;
+  return TrashRowBound;
 }
