@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { QueryTypes, Sequelize } from 'sequelize';
+import { createLogger } from '../core/logger.ts';
+import { migrate, MigrationError } from './migrate.ts';
+
+const logger = createLogger({ level: 'error', console: false, sinks: [] });
+
+function migration(dir: string, name: string, body: string): void {
+  writeFileSync(path.join(dir, `${name}.ts`), `export async function up({ qi, sequelize, transaction }) {\n${body}\n}\n`);
+}
+
+describe('migrate', () => {
+  let dir: string;
+  let db: Sequelize;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cellar-migrations-'));
+    db = new Sequelize({ dialect: 'sqlite', storage: path.join(dir, 'db.sqlite'), logging: false });
+  });
+
+  afterEach(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const tables = async () => (await db.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", { type: QueryTypes.SELECT })).map((r) => r.name);
+
+  it('applies pending migrations in order, once', async () => {
+    migration(dir, '20260101000000-first', "await sequelize.query('CREATE TABLE a (id INTEGER)', { transaction });");
+    expect(await migrate(db, logger, dir)).to.deep.equal(['20260101000000-first']);
+    expect(await migrate(db, logger, dir)).to.deep.equal([]);
+    migration(dir, '20260102000000-second', "await sequelize.query('CREATE TABLE b (id INTEGER)', { transaction });");
+    expect(await migrate(db, logger, dir)).to.deep.equal(['20260102000000-second']);
+    expect(await tables()).to.include.members(['a', 'b', 'schema_migrations']);
+  });
+
+  it('leaves the database as it was when a migration fails, and says why', async () => {
+    migration(dir, '20260101000000-good', "await sequelize.query('CREATE TABLE a (id INTEGER)', { transaction });");
+    migration(dir, '20260102000000-bad', "await sequelize.query('CREATE TABLE broken (', { transaction });");
+    const err = await migrate(db, logger, dir).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(MigrationError);
+    expect((err as Error).message).to.match(/left unchanged/);
+    expect(await tables()).to.not.include('a');
+    const applied = await db.query('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT });
+    expect(applied).to.deep.equal([]);
+  });
+});
