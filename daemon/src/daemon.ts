@@ -202,7 +202,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     }),
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
-  const fileOperations = createFileOperationsArea({ db, clock, logger, jobs, scheduler, shares: sharesArea.shares, forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel) });
+  const fileOperations = createFileOperationsArea({ db, clock, logger, jobs, scheduler, shares: sharesArea.shares, forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel), folderChanged: (folder) => sharesArea.listings.invalidate(folder) });
   const storage = createStorageArea({
     db,
     logger,
@@ -241,7 +241,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     sessionStore,
     sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    sessionIdleMs,
     secureCookies: false,
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {

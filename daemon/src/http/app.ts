@@ -15,8 +15,6 @@ export interface HttpAppOptions {
   logger: Logger;
   sessionStore: session.Store;
   sessionSecret: string;
-  /** Idle lifetime of a session; each request renews it. */
-  sessionIdleMs: number;
   secureCookies: boolean;
   webDir: string | null;
   /** Mounts every area's routes on the API router. */
@@ -31,8 +29,11 @@ export function sessionMiddleware(options: HttpAppOptions): RequestHandler {
     store: options.sessionStore,
     resave: false,
     saveUninitialized: false,
-    rolling: true,
-    cookie: { httpOnly: true, sameSite: 'strict', secure: options.secureCookies, maxAge: options.sessionIdleMs },
+    // The idle lifetime is kept on the server (the store's expiry, renewed by each request's touch);
+    // the cookie lives as long as the browser session. Rolling a Max-Age cookie would sign and
+    // send a Set-Cookie on every answer for nothing.
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: 'strict', secure: options.secureCookies },
   });
 }
 
@@ -52,6 +53,9 @@ function webDesktop(webDir: string): Router {
 export function createHttpApp(options: HttpAppOptions, sessions: RequestHandler): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Hashing every JSON answer for a weak ETag costs each request; answers that have versions
+  // (desktop items, layouts, file content) set their own strong ETag, and static files theirs.
+  app.disable('etag');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
   app.use(requestId());

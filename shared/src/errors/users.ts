@@ -11,6 +11,22 @@ export const usersErrors = defineErrors({
   'users.uid.exhausted': { status: 409, title: 'Every user id from 20000 to 29999 has been given out' },
   'users.confirm.mismatch': { status: 400, title: 'Deleting the home needs confirm equal to the user name', params: ['expected'] },
   'users.home.unavailable': { status: 409, title: 'Homes come with a home pool; until there is one, only home=keep is possible', params: ['home'] },
+  'users.home.target_unwritable': {
+    status: 409,
+    title: 'The home cannot be moved: the target share is not a folder the box can write to; nothing was changed',
+    params: ['shareId'],
+  },
+  'users.home.kept_taken': {
+    status: 409,
+    title: 'The home cannot be kept: a folder of the deleted-home name exists already; nothing was changed',
+    params: ['folder'],
+  },
+  'users.home.dispose_failed': {
+    status: 500,
+    title:
+      'The user is deleted, but the home could not be handled as asked. homeState says where it is: unchanged (under its old name) or kept (as <name>.deleted-<uid>), either way a deleted home the homes operations can delete or release; unknown when it could not be told',
+    params: ['userId', 'username', 'userDeleted', 'home', 'homeState', 'folder', 'shareId', 'cause', 'causeParams'],
+  },
   'users.account.host_failed': { status: 500, title: 'A system account command failed; nothing was changed', params: ['command', 'exitCode'] },
   'groups.group.not_found': { status: 404, title: 'There is no such group', params: ['groupId'] },
   'groups.name.taken': { status: 409, title: 'A group of this name exists already', params: ['name'] },

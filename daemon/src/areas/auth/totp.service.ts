@@ -6,12 +6,15 @@ import type { RecoveryCodes, TotpEnrollment } from '../../../../shared/src/api/a
 import type { Logger } from '../../core/logger.ts';
 import { product } from '../../core/product.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { TotpCipher } from './totp-cipher.ts';
 import type { AuthModels } from './totp.model.ts';
 
 export interface TotpDeps {
   db: Sequelize;
   models: AuthModels;
   logger: Logger;
+  /** Seals the secrets at rest (key file of the data directory). */
+  cipher: TotpCipher;
 }
 
 const recoveryCodeCount = 10;
@@ -31,7 +34,9 @@ function normalise(code: string): string {
  * (salted with the user id) suffices; bcrypt over 10 codes per try would cost seconds.
  */
 function hashRecoveryCode(userId: number, code: string): string {
-  return createHash('sha256').update(`${userId}:${normalise(code)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${userId}:${normalise(code)}`)
+    .digest('hex');
 }
 
 function newRecoveryCode(): string {
@@ -51,10 +56,36 @@ export class TotpService {
     return new Set((await this.deps.models.totp.findAll({ where: { enabled: true }, attributes: ['userId'] })).map((r) => r.userId));
   }
 
+  /**
+   * Seals secrets stored in plain text (rows from before encryption at rest). Runs once per daemon
+   * start rather than as a migration, because migrations have no configuration and so no key file;
+   * idempotent: a sealed row is left alone, so a second start changes nothing.
+   */
+  async sealPlainSecrets(): Promise<number> {
+    let sealed = 0;
+    for (const row of await this.deps.models.totp.findAll()) {
+      if (TotpCipher.isSealed(row.secret)) continue;
+      // Conditional on the plain value: a row re-enrolled meanwhile is not overwritten.
+      const [changed] = await this.deps.models.totp.update(
+        { secret: this.deps.cipher.seal(row.userId, row.secret) },
+        { where: { userId: row.userId, secret: row.secret } },
+      );
+      sealed += changed;
+    }
+    if (sealed > 0) this.deps.logger.info('TOTP secrets sealed at rest', { component: 'auth', count: sealed });
+    return sealed;
+  }
+
   async enroll(userId: number, username: string): Promise<TotpEnrollment> {
     if (await this.enabled(userId)) throw new ProblemError('auth.totp.already_enabled');
     const secret = generateSecret();
-    await this.deps.models.totp.upsert({ userId, secret, enabled: false, lastStep: null, updatedAt: new Date().toISOString() });
+    await this.deps.models.totp.upsert({
+      userId,
+      secret: this.deps.cipher.seal(userId, secret),
+      enabled: false,
+      lastStep: null,
+      updatedAt: new Date().toISOString(),
+    });
     const uri = generateURI({ issuer: product.name, label: username, secret });
     const qrCode = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
     this.deps.logger.info('TOTP enrolment started', { component: 'auth', userId });
@@ -70,7 +101,10 @@ export class TotpService {
     await this.deps.db.transaction(async (transaction) => {
       await this.deps.models.totp.update({ enabled: true, updatedAt: new Date().toISOString() }, { where: { userId }, transaction });
       await this.deps.models.recoveryCodes.destroy({ where: { userId }, transaction });
-      await this.deps.models.recoveryCodes.bulkCreate(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(userId, c), usedAt: null })), { transaction });
+      await this.deps.models.recoveryCodes.bulkCreate(
+        codes.map((c) => ({ userId, codeHash: hashRecoveryCode(userId, c), usedAt: null })),
+        { transaction },
+      );
     });
     this.deps.logger.info('TOTP turned on', { component: 'auth', userId });
     return { codes };
@@ -83,7 +117,13 @@ export class TotpService {
   async check(userId: number, code: string): Promise<CodeCheck> {
     const row = await this.deps.models.totp.findByPk(userId);
     if (!row || !/^\d{6}$/.test(code)) return 'invalid';
-    const result = await verify({ secret: row.secret, token: code, epochTolerance: toleranceSeconds });
+    const secret = this.deps.cipher.open(userId, row.secret);
+    if (secret === null) {
+      // Tampered, sealed under another key, or (before the start-up sealing) plain: no code can match.
+      this.deps.logger.warn('TOTP secret does not open; code refused', { component: 'auth', userId });
+      return 'invalid';
+    }
+    const result = await verify({ secret, token: code, epochTolerance: toleranceSeconds });
     // The functional verify answers the HOTP shape too; only the TOTP one has the time step.
     if (!result.valid || !('timeStep' in result)) return 'invalid';
     if (row.lastStep !== null && result.timeStep <= row.lastStep) return 'reused';

@@ -9,13 +9,16 @@ import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { entryOf, targetStat } from './file-entry.ts';
-import { listPage } from './listing.ts';
+import type { ListingCache } from './listing-cache.ts';
+import { listPage, type FolderSnapshot } from './listing.ts';
 import { assertExists, assertFollowable, checkName, resolveInShare, type ResolvedPath } from './safe-path.ts';
 import { receiveUpload } from './upload.ts';
 
 export interface FilesDeps {
   /** The share's folder when the caller holds `need` on it (throws fs.share.not_found / read_only). */
   shareFolder(principal: Principal, shareId: number, need: GrantLevel): Promise<string>;
+  /** Snapshots of big folders for paging; every write here invalidates the folder it wrote into. */
+  listings: ListingCache<FolderSnapshot>;
   logger: Logger;
 }
 
@@ -47,7 +50,10 @@ export class FilesService {
     assertFollowable(r);
     const target = r.link === 'inside' ? await targetStat(r.link, r.target) : r.stat;
     if (!target?.isDirectory()) throw new ProblemError('fs.entry.not_folder');
-    const page = await listPage({ folder: r.target, root: r.root, rel: r.rel, sort: q.sort ?? 'name', order: q.order ?? 'asc', limit: q.limit ?? 200, cursor: q.cursor });
+    const page = await listPage(
+      { shareId, folder: r.target, folderStat: target, root: r.root, rel: r.rel, sort: q.sort ?? 'name', order: q.order ?? 'asc', limit: q.limit ?? 200, cursor: q.cursor },
+      this.deps.listings,
+    );
     return { ...page, path: r.rel, topic: topicName.folder(shareId, r.rel) };
   }
 
@@ -62,6 +68,7 @@ export class FilesService {
       if (errno(err) === 'ENOTDIR') throw new ProblemError('fs.entry.not_folder');
       throw err;
     }
+    this.deps.listings.invalidate(r.parent);
     this.deps.logger.info('folder created', { component: 'files', shareId, path: r.rel });
     return this.entryOfResolved(await resolveInShare(r.root, r.rel));
   }
@@ -100,6 +107,7 @@ export class FilesService {
       if (linked) await unlink(r.full);
       else await checkedRename();
     }
+    this.deps.listings.invalidate(r.parent);
     const parentRel = r.rel.split('/').slice(0, -1).join('/');
     const newRel = parentRel === '' ? newName : `${parentRel}/${newName}`;
     this.deps.logger.info('entry renamed', { component: 'files', shareId, path: r.rel, newName });
@@ -135,6 +143,7 @@ export class FilesService {
     if (r.link === 'outside') throw new ProblemError('fs.path.outside_share');
     if (r.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: r.name });
     await receiveUpload({ folder: r.parent, name: r.name, overwrite, body, declaredLength });
+    this.deps.listings.invalidate(r.parent);
     this.deps.logger.info('file uploaded', { component: 'files', shareId, path: r.rel, overwrite });
     return this.entryOfResolved(await resolveInShare(r.root, r.rel));
   }

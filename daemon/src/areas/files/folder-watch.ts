@@ -17,6 +17,8 @@ export interface FolderWatchDeps {
   publisher: TopicPublisher;
   /** Sockets still holding a topic; a watcher without any is closed by the sweep. */
   listenerCount(topic: string): number;
+  /** A change seen in a watched folder (its real path): drops its listing snapshots at once. */
+  folderChanged?(folder: string): void;
   logger: Logger;
   debounceMs?: number;
   sweepMs?: number;
@@ -87,6 +89,7 @@ export class FolderWatches implements TopicProvider {
     watcher.on('change', (_type, name) => {
       if (typeof name !== 'string' || isReservedName(name)) return;
       w.dirty.add(name);
+      this.deps.folderChanged?.(folder);
       w.timer ??= setTimeout(() => void this.flush(topic, w), this.deps.debounceMs ?? 100);
     });
     // The folder itself went away (deleted or moved): the topic has nothing left to tell.

@@ -5,28 +5,16 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FileEntry, LinkTarget, SortKey, SortOrder } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { entryOf } from './file-entry.ts';
+import type { ListingCache, SnapshotKey } from './listing-cache.ts';
 import { selectPage } from './page-select.ts';
 import { isInside, isReservedName } from './safe-path.ts';
-
-/** Natural order ignoring case ("file2" before "File10"); ties fall back to the raw name so the order is total. */
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
-interface Candidate {
-  name: string;
-  /** Size or modification time in ns; null when sorting by name. */
-  key: bigint | null;
-}
+import { compare, pageOf, sortInSlices, type Candidate, type SortedListing } from './sorted-listing.ts';
 
 interface Cursor {
   s: SortKey;
   o: SortOrder;
   name: string;
   key: string | null;
-}
-
-function compare(a: Candidate, b: Candidate): number {
-  if (a.key !== null && b.key !== null && a.key !== b.key) return a.key < b.key ? -1 : 1;
-  return collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 export function encodeCursor(c: Cursor): string {
@@ -100,8 +88,28 @@ function keyOf(s: Statted, sort: SortKey): bigint {
   return shown.mtimeNs;
 }
 
+/** A cached folder listing: kept unsorted when a first page got it for free, sorted once on first use. */
+export interface FolderSnapshot {
+  listing(): Promise<SortedListing>;
+}
+
+function snapshotOf(candidates: Candidate[]): FolderSnapshot {
+  let raw: Candidate[] | null = candidates;
+  let sorted: Promise<SortedListing> | null = null;
+  return {
+    listing: () => {
+      sorted ??= sortInSlices(raw ?? []);
+      raw = null;
+      return sorted;
+    },
+  };
+}
+
 export interface PageRequest {
+  shareId: number;
   folder: string;
+  /** The folder's own stat, taken before its entries are read: a snapshot is valid while it is unchanged. */
+  folderStat: BigIntStats;
   root: string;
   rel: string;
   sort: SortKey;
@@ -110,36 +118,61 @@ export interface PageRequest {
   cursor: string | undefined;
 }
 
+async function readNames(folder: string): Promise<string[]> {
+  return (await readdir(folder)).filter((n) => !isReservedName(n));
+}
+
 /**
  * One page of a folder. Cursors are keyset positions (the last entry's sort key and name),
  * so a page continues right after the last entry seen even when entries come and go.
- * By name, only the page's own entries are stat'ed, and every order picks its page in one
- * pass (selectPage) instead of sorting the whole folder, which keeps huge folders quick.
+ * A first page picks its entries in one pass (selectPage) instead of sorting the whole folder,
+ * and by name stats only the page's own entries. Pages after it come from a sorted snapshot of
+ * the folder (listing-cache.ts) found by binary search, so paging through 100,000 entries does
+ * not read the folder again for every page; the page's entries are always stat'ed afresh.
  */
-export async function listPage(req: PageRequest): Promise<{ items: FileEntry[]; nextCursor: string | null }> {
-  const names = (await readdir(req.folder)).filter((n) => !isReservedName(n));
+export async function listPage(req: PageRequest, cache: ListingCache<FolderSnapshot>): Promise<{ items: FileEntry[]; nextCursor: string | null }> {
   const sign = req.order === 'asc' ? 1 : -1;
   const after = req.cursor === undefined ? null : decodeCursor(req.cursor, req.sort, req.order);
-  const isAfter = (c: Candidate) => after === null || sign * compare(c, after) > 0;
+  const key: SnapshotKey = { shareId: req.shareId, root: req.root, folder: req.folder, sort: req.sort };
+  const cached = cache.get(key, req.folderStat);
   let page: Statted[];
-  let more: boolean;
-  if (req.sort === 'name') {
-    const chosen = selectPage(
-      names.map((name) => ({ name, key: null })),
-      (a, b) => sign * compare(a, b),
-      isAfter,
-      req.limit,
-    );
-    more = chosen.more;
+  let chosen: { page: Candidate[]; more: boolean };
+  if (cached) {
+    chosen = pageOf(await cached.listing(), after, sign, req.limit);
     page = await statAll(req.folder, req.root, chosen.page.map((c) => c.name));
   } else {
-    const all = (await statAll(req.folder, req.root, names)).map((s) => ({ s, c: { name: s.name, key: keyOf(s, req.sort) } }));
-    const chosen = selectPage(all, (a, b) => sign * compare(a.c, b.c), (x) => isAfter(x.c), req.limit);
-    more = chosen.more;
-    page = chosen.page.map((x) => x.s);
+    const names = await readNames(req.folder);
+    const isAfter = (c: Candidate) => after === null || sign * compare(c, after) > 0;
+    let candidates: Candidate[];
+    let statted: Statted[] | null = null;
+    if (req.sort === 'name') candidates = names.map((name) => ({ name, key: null }));
+    else {
+      statted = await statAll(req.folder, req.root, names);
+      candidates = statted.map((s) => ({ name: s.name, key: keyOf(s, req.sort) }));
+    }
+    if (after !== null && cache.keeps(req.folderStat, candidates.length)) {
+      // A cursor page without a snapshot answers from one pass as before, and sorts a snapshot
+      // for the pages after it in the background (in slices; it never fails).
+      const snapshot = snapshotOf(candidates);
+      cache.put(key, req.folderStat, candidates.length, snapshot);
+      void snapshot.listing();
+    }
+    // One pass picks the page without sorting everything; by name only the page's own entries are stat'ed.
+    if (statted) {
+      const pairs = statted.map((s, i) => ({ s, c: candidates[i] as Candidate }));
+      const picked = selectPage(pairs, (x, y) => sign * compare(x.c, y.c), (x) => isAfter(x.c), req.limit);
+      chosen = { page: picked.page.map((x) => x.c), more: picked.more };
+      page = picked.page.map((x) => x.s);
+    } else {
+      chosen = selectPage(candidates, (x, y) => sign * compare(x, y), isAfter, req.limit);
+      page = await statAll(req.folder, req.root, chosen.page.map((c) => c.name));
+    }
+    // Keeping what was read costs nothing (it is sorted only when a next page asks); only a folder with more pages is worth it.
+    if (after === null && chosen.more) cache.put(key, req.folderStat, candidates.length, snapshotOf(candidates));
   }
   const items = page.map((s) => entryOf(req.rel === '' ? s.name : `${req.rel}/${s.name}`, s.name, s.stat, s.link, s.target));
-  const last = page[page.length - 1];
-  const nextCursor = more && last ? encodeCursor({ s: req.sort, o: req.order, name: last.name, key: req.sort === 'name' ? null : keyOf(last, req.sort).toString() }) : null;
+  // The cursor is the last chosen position (by the key it was ordered with), even if that entry vanished meanwhile.
+  const last = chosen.page[chosen.page.length - 1];
+  const nextCursor = chosen.more && last ? encodeCursor({ s: req.sort, o: req.order, name: last.name, key: last.key === null ? null : last.key.toString() }) : null;
   return { items, nextCursor };
 }

@@ -4,6 +4,8 @@ import type { Logger } from '../../core/logger.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { FilesService } from '../files/files.service.ts';
 import { FolderWatches } from '../files/folder-watch.ts';
+import { ListingCache } from '../files/listing-cache.ts';
+import type { FolderSnapshot } from '../files/listing.ts';
 import { groupMembership } from './group-membership.ts';
 import { ShareAccessResolver } from './share-access.ts';
 import { initShareModels } from './share.model.ts';
@@ -42,9 +44,18 @@ export function createSharesArea(deps: SharesAreaDeps) {
     hostChanged: deps.hostChanged,
   });
   const shareFolder = async (principal: Parameters<SharesService['requireAccess']>[0], shareId: number, need: 'read' | 'readWrite') => (await shares.requireAccess(principal, shareId, need)).hostPath;
-  const files = new FilesService({ shareFolder, logger });
-  const folderWatches = new FolderWatches({ shareFolder, mayRead: (p, id) => shares.mayRead(p, id), publisher: topics, listenerCount: deps.listenerCount, logger });
+  // Snapshots of big folders for paging; file operations and recycle bin jobs invalidate them through the daemon.
+  const listings = new ListingCache<FolderSnapshot>();
+  const files = new FilesService({ shareFolder, listings, logger });
+  const folderWatches = new FolderWatches({
+    shareFolder,
+    mayRead: (p, id) => shares.mayRead(p, id),
+    publisher: topics,
+    listenerCount: deps.listenerCount,
+    folderChanged: (folder) => listings.invalidate(folder),
+    logger,
+  });
   topics.register(sharesListTopic(shares));
   topics.register(folderWatches);
-  return { shares, files, folderWatches };
+  return { shares, files, folderWatches, listings };
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { coreApps } from '../../../../shared/src/apps.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -7,6 +8,7 @@ import { CommandRunner } from '../../host/command-runner.ts';
 import { AuthService } from '../auth/auth.service.ts';
 import type { SqliteSessionStore } from '../auth/session-store.ts';
 import { LoginThrottle, type ThrottlePolicy } from '../auth/throttle.ts';
+import { TotpCipher } from '../auth/totp-cipher.ts';
 import { initAuthModels } from '../auth/totp.model.ts';
 import { TotpService } from '../auth/totp.service.ts';
 import type { CatalogApp } from '../permissions/catalog.ts';
@@ -58,7 +60,10 @@ export async function createIdentity(o: IdentityOptions) {
     allUserIds: async () => (await o.userRows.findAll({ attributes: ['id'] })).map((u) => u.id),
   });
   o.topics.register(grantsTopic);
-  const totp = new TotpService({ db: o.db, models: authModels, logger: o.logger });
+  // The key lives beside the database, not in it: a copy of cellar.sqlite alone reveals no TOTP secret.
+  const totp = new TotpService({ db: o.db, models: authModels, logger: o.logger, cipher: TotpCipher.fromKeyFile(path.join(o.dataDir, 'totp-key')) });
+  // Plain secrets of an older database are sealed here, at every start and idempotently (see sealPlainSecrets).
+  await totp.sealPlainSecrets();
   const events = {
     rightsChanged: (ids: readonly number[] | 'all') => {
       grantsTopic.rightsChanged(ids);

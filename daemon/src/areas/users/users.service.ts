@@ -21,8 +21,16 @@ export interface UserHomes {
   created(user: { id: number; username: string; uid: number }): Promise<void>;
   /** Before the user goes: refuses a disposal that cannot be done (no home pool, unknown share). */
   check(user: { id: number; username: string }, home: UserDeleteQuery['home'], shareId: number | undefined): Promise<void>;
-  /** After the user went: keeps (renames), destroys or moves the home as a job. */
-  dispose(user: { id: number; username: string; uid: number }, home: NonNullable<UserDeleteQuery['home']>, shareId: number | undefined, actorId: number): Promise<Pick<UserDeletion, 'keptHome' | 'job'>>;
+  /**
+   * After the user went: keeps (renames), destroys or moves the home as a job. On failure it answers
+   * users.home.dispose_failed with the state the home was left in (whole, under one name).
+   */
+  dispose(
+    user: { id: number; username: string; uid: number },
+    home: NonNullable<UserDeleteQuery['home']>,
+    shareId: number | undefined,
+    actorId: number,
+  ): Promise<Pick<UserDeletion, 'keptHome' | 'job'>>;
 }
 
 export interface UsersDeps {
@@ -100,7 +108,10 @@ export class UsersService {
         active: u.active,
         totpEnabled: totp.has(u.id),
         language: u.language,
-        groupIds: members.filter((m) => m.userId === u.id).map((m) => m.groupId).sort((a, b) => a - b),
+        groupIds: members
+          .filter((m) => m.userId === u.id)
+          .map((m) => m.groupId)
+          .sort((a, b) => a - b),
         home: homes.get(u.id) ?? null,
         createdAt: u.createdAt,
       });
@@ -114,7 +125,10 @@ export class UsersService {
   }
 
   /** The record with the next uid; shared by user creation and the first administrator. */
-  async insert(fields: { username: string; displayName: string; passwordHash: string; admin: boolean; language: UserRow['language'] }, transaction: Transaction): Promise<UserRow> {
+  async insert(
+    fields: { username: string; displayName: string; passwordHash: string; admin: boolean; language: UserRow['language'] },
+    transaction: Transaction,
+  ): Promise<UserRow> {
     const uid = await nextAccountId(this.deps.groups.accountIds, 'uid', transaction);
     const now = new Date().toISOString();
     return this.deps.users.create({ ...fields, uid, active: true, createdAt: now, updatedAt: now }, { transaction });
@@ -126,13 +140,20 @@ export class UsersService {
     const passwordHash = await hashPassword(body.password);
     const hostTaken = await this.deps.accounts.userExists(body.username);
     const user = await this.deps.db.transaction(async (transaction) => {
-      if (await this.deps.users.findOne({ where: { username: body.username }, transaction })) throw new ProblemError('users.username.taken', { username: body.username });
+      if (await this.deps.users.findOne({ where: { username: body.username }, transaction }))
+        throw new ProblemError('users.username.taken', { username: body.username });
       if (hostTaken) throw new ProblemError('users.username.reserved', { username: body.username });
       const groups = await this.memberGroups(body.groupIds ?? [], transaction);
-      const row = await this.insert({ username: body.username, displayName: body.displayName ?? '', passwordHash, admin: body.admin ?? false, language: body.language ?? 'en' }, transaction);
+      const row = await this.insert(
+        { username: body.username, displayName: body.displayName ?? '', passwordHash, admin: body.admin ?? false, language: body.language ?? 'en' },
+        transaction,
+      );
       if (body.smb) await this.deps.rights.setOwn(row.id, specialRights.smb, true, transaction);
       if (body.sftp) await this.deps.rights.setOwn(row.id, specialRights.sftp, true, transaction);
-      await this.deps.groups.members.bulkCreate(groups.map((g) => ({ groupId: g.id, userId: row.id })), { transaction });
+      await this.deps.groups.members.bulkCreate(
+        groups.map((g) => ({ groupId: g.id, userId: row.id })),
+        { transaction },
+      );
       await onHost(async () => {
         await this.deps.accounts.createUser({ username: row.username, uid: row.uid, displayName: row.displayName, password: body.password, active: true });
         try {
@@ -157,7 +178,8 @@ export class UsersService {
   private async memberGroups(groupIds: readonly number[], transaction: Transaction) {
     const groups = await this.deps.groups.groups.findAll({ where: { id: [...groupIds], builtIn: false }, transaction });
     const missing = groupIds.filter((id) => !groups.some((g) => g.id === id));
-    if (missing.length) throw new ProblemError('request.body.invalid', { errors: missing.map((id) => ({ path: 'groupIds', message: `there is no group ${id}` })) });
+    if (missing.length)
+      throw new ProblemError('request.body.invalid', { errors: missing.map((id) => ({ path: 'groupIds', message: `there is no group ${id}` })) });
     return groups;
   }
 
@@ -199,6 +221,16 @@ export class UsersService {
     return this.summary(user);
   }
 
+  /**
+   * Deletion in this order, so that nothing is left half-done:
+   * 1. every check that can fail: the user exists, not oneself, confirm (delete), homes.check (a home to
+   *    delete or move, its dataset, the `<name>.deleted-<uid>` name free, the move target share writable);
+   * 2. one transaction: the row goes, at least one active administrator must remain, then `userdel`;
+   *    a failure of either rolls the row back (the host command is the last step, so nothing to undo);
+   * 3. the home, after the user went (its dataset is renamed under the deleted name): a failure here
+   *    cannot bring the user back, so the homes service leaves the home whole under one name and the
+   *    answer is users.home.dispose_failed saying the user is deleted and where the home is.
+   */
   async remove(actor: Principal, userId: number, query: UserDeleteQuery): Promise<UserDeletion> {
     const user = await this.get(userId);
     if (userId === actor.id) throw new ProblemError('users.self.delete');
@@ -216,8 +248,25 @@ export class UsersService {
     this.deps.logger.info('user deleted', { component: 'users', userId, username: user.username, uid: user.uid });
     // The sessions went with the user row (cascade); the re-check closes their sockets.
     this.deps.events.rightsChanged([userId]);
-    const disposed = (await this.deps.homes?.dispose(user, home, query.shareId, actor.id)) ?? { keptHome: null, job: null };
-    return { userId, username: user.username, home, ...disposed };
+    try {
+      const disposed = (await this.deps.homes?.dispose(user, home, query.shareId, actor.id)) ?? { keptHome: null, job: null };
+      return { userId, username: user.username, home, ...disposed };
+    } catch (err) {
+      if (err instanceof ProblemError && err.code === 'users.home.dispose_failed') throw err;
+      // A homes adapter that did not say where the home is: the user is gone all the same.
+      const cause = err instanceof ProblemError ? err.code : err instanceof Error ? err.message : String(err);
+      throw new ProblemError('users.home.dispose_failed', {
+        userId,
+        username: user.username,
+        userDeleted: true,
+        home,
+        homeState: 'unknown',
+        folder: null,
+        shareId: null,
+        cause,
+        causeParams: {},
+      });
+    }
   }
 
   /** Password reset by an administrator, or the user's own change (which keeps the current session). */

@@ -21,6 +21,8 @@ export interface FileOperationsAreaDeps {
   shares: Pick<SharesService, 'requireAccess' | 'details'>;
   /** The thumbnails area's hook: drops cached thumbnails of an entry and everything below it. */
   forgetThumbnails(shareId: number, rel: string): Promise<unknown>;
+  /** The files area's hook: drops listing snapshots of a folder (and below) the jobs wrote into. */
+  folderChanged(folder: string): void;
 }
 
 /**
@@ -49,8 +51,8 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
       .catch((err: unknown) => logger.warn('thumbnails not dropped', { component: 'files', shareId, error: err instanceof Error ? err.message : String(err) }));
   };
   const shareRoot = async (shareId: number) => (await shares.requireAccess(jobPrincipal, shareId, 'readWrite')).hostPath;
-  jobs.register(operationJobKind, operationJob({ shareRoot, bin: { rows, clock }, logger, forget }));
-  for (const [kind, definition] of Object.entries(trashJobs({ rows, shareRoot, logger, forget }))) jobs.register(kind, definition);
+  jobs.register(operationJobKind, operationJob({ shareRoot, bin: { rows, clock }, logger, forget, folderChanged: deps.folderChanged }));
+  for (const [kind, definition] of Object.entries(trashJobs({ rows, shareRoot, logger, forget, folderChanged: deps.folderChanged }))) jobs.register(kind, definition);
   deps.scheduler.every(trashPurgeTask, trashPurgeIntervalMs, (signal) => purgeTrash({ rows, clock, logger, shares: () => shares.details() }, signal), {
     delayFirst: true,
   });

@@ -29,6 +29,8 @@ export interface OperationJobDeps {
   logger: Logger;
   /** Drops cached thumbnails of an entry that is gone or replaced (the thumbnails area's hook). */
   forget(shareId: number, rel: string): Promise<void>;
+  /** Drops listing snapshots of a folder written into (and of the folders below it). */
+  folderChanged(folder: string): void;
 }
 
 interface Source {
@@ -85,8 +87,13 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
     job.progress(0, sources.length, 'items');
     for (const [i, { ref, r }] of sources.entries()) {
       job.signal.throwIfAborted();
-      if (p.permanent) await rm(r.full, { recursive: true });
-      else await moveIntoBin(deps.bin, { id: ref.shareId, root: r.root }, r, { userId: job.userId, username: p.username }, ctx);
+      try {
+        if (p.permanent) await rm(r.full, { recursive: true });
+        else await moveIntoBin(deps.bin, { id: ref.shareId, root: r.root }, r, { userId: job.userId, username: p.username }, ctx);
+      } finally {
+        // A failed or cancelled delete may have removed part of a tree.
+        deps.folderChanged(r.parent);
+      }
       result.entries.push({ source: ref, outcome: p.permanent ? 'deleted' : 'trashed', target: null });
       await deps.forget(ref.shareId, r.rel);
       job.progress(i + 1, sources.length, 'items');
@@ -109,7 +116,14 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
   }
   const options = { ctx, onConflict: p.onConflict, targetRoot };
   for (const { ref, r } of sources) {
-    const dest = p.op === 'copy' ? await copyInto(r.full, folder, r.name, options) : await moveInto(r.full, folder, r.name, options);
+    let dest: string | null;
+    try {
+      dest = p.op === 'copy' ? await copyInto(r.full, folder, r.name, options) : await moveInto(r.full, folder, r.name, options);
+    } finally {
+      // Merged folders are written deep: the target's snapshots and those below it go; a move empties the source's folder.
+      deps.folderChanged(folder);
+      if (p.op === 'move') deps.folderChanged(r.parent);
+    }
     const outcome = dest === null ? 'skipped' : p.op === 'copy' ? 'copied' : 'moved';
     result.entries.push({ source: ref, outcome, target: dest === null ? null : located(dest) });
     if (p.op === 'move') await deps.forget(ref.shareId, r.rel);

@@ -31,6 +31,8 @@ export interface TrashJobDeps {
   logger: Logger;
   /** Drops cached thumbnails of an entry replaced by a restore with overwrite. */
   forget(shareId: number, rel: string): Promise<void>;
+  /** Drops listing snapshots of a folder written into (and of the folders below it). */
+  folderChanged(folder: string): void;
 }
 
 /**
@@ -87,7 +89,8 @@ async function runTrashJob(deps: TrashJobDeps, kind: TrashJobKind, job: JobConte
     if (kind === 'files.trash.restore') {
       if (!(await lstatOrNull(storedPath(root, row)))) result.skipped.push({ id: row.id, reason: 'missing' });
       else {
-        const restored = await restoreItem(root, row, onConflict, ctx);
+        // A restore may recreate folders anywhere on the way to the item: the whole share's snapshots go.
+        const restored = await restoreItem(root, row, onConflict, ctx).finally(() => deps.folderChanged(root));
         if (restored === null) result.skipped.push({ id: row.id, reason: 'exists' });
         else result.done.push({ id: row.id, path: restored });
         if (restored !== null && onConflict === 'overwrite') await deps.forget(shareId, restored);
