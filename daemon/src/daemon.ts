@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -37,6 +37,7 @@ import { createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
 import { usersHandlers } from './areas/users/users.routes.ts';
 import { permissionsHandlers } from './areas/permissions/permissions.routes.ts';
+import { initialAdminFile } from './areas/users/initial-admin.ts';
 import { initUserModel } from './areas/users/user.model.ts';
 import { loadConfig, type Config } from './config/config.ts';
 import { PrincipalCache } from './core/principal-cache.ts';
@@ -233,7 +234,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     dataDir: config.dataDir,
   });
   homesService = storage.homes;
-  const system = new SystemService({ mode: config.mode, startedAt });
+  const system = new SystemService({
+    mode: config.mode,
+    startedAt,
+    firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
+  });
 
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   const routeDeps: RouteDeps = { resolvePrincipal: principals.resolve, validateResponses: config.validateResponses };

@@ -18,7 +18,7 @@ export interface SetupInfo {
   language: Language;
   /** ISO 3166 country code, or null to follow each user's language. */
   region: string | null;
-  /** First-run setup still applies (no administrator has signed in yet). */
+  /** First-run setup still applies: the box has no user yet, or its first administrator still has the initial random password. */
   firstRun: boolean;
   /** The box runs from the installer medium. */
   installer: boolean;

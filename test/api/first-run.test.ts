@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { startTestDaemon } from '../helpers/daemon.ts';
+
+describe('first start in development mode', () => {
+  it('creates admin with a random password kept in a 0600 file until it is changed; setup says first run until then', async () => {
+    const box = await startTestDaemon({ adminPassword: null });
+    try {
+      const file = path.join(box.dataDir, 'initial-admin-password');
+      expect(statSync(file).mode & 0o777).to.equal(0o600);
+      const password = readFileSync(file, 'utf8').trim();
+      expect(password).to.have.length.of.at.least(12);
+      expect((await box.client().api.system.setup()).firstRun).to.equal(true);
+      const admin = await box.signIn('admin', password);
+      await admin.api.auth.changePassword({ body: { currentPassword: password, newPassword: 'a brand new passphrase 7' } });
+      expect(() => statSync(file)).to.throw();
+      expect((await box.client().api.system.setup()).firstRun).to.equal(false);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('uses BOX_ADMIN_PASSWORD when set, writes no password file and is past first run', async () => {
+    const box = await startTestDaemon();
+    try {
+      expect(() => statSync(path.join(box.dataDir, 'initial-admin-password'))).to.throw();
+      expect((await box.client().api.system.setup()).firstRun).to.equal(false);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('refuses to start on a bad variable, naming it', () => {
+    const repo = path.resolve(import.meta.dirname, '../..');
+    const run = spawnSync(path.join(repo, 'node_modules/.bin/tsx'), ['daemon/src/main.ts'], { cwd: repo, env: { ...process.env, BOX_PORT: 'seventy', BOX_DATA_DIR: '/nonexistent-never-made' }, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.match(/Invalid configuration/).and.match(/BOX_PORT: /);
+  });
+});
