@@ -46,6 +46,7 @@ import { JournalIngest } from './areas/logs/journal-ingest.ts';
 import { LogStore } from './areas/logs/log-store.ts';
 import { logsHandlers } from './areas/logs/logs.routes.ts';
 import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/logs.service.ts';
+import { poolArchive } from './areas/logs/pool-archive.ts';
 import { logTailTopic } from './areas/logs/logs.topic.ts';
 import { CommandRunner } from './host/command-runner.ts';
 import { boxDeployment } from './host/file-services/box-deployment.ts';
@@ -161,7 +162,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const jobs = new JobEngine({ db, logger, publisher: topics, clock });
   topics.register(jobTopicProvider(jobs));
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
-  const logs = new LogsService({ store: logStore, clock, archive: options.logs?.archive ?? noArchive, exportLimit: options.logs?.exportLimit });
+  // The archive lives on a pool, and pools come with the storage area built further down.
+  let logArchive: LogArchiveLocation = options.logs?.archive ?? noArchive;
+  const archive: LogArchiveLocation = { dir: (pool) => logArchive.dir(pool), pools: () => logArchive.pools() };
+  const logs = new LogsService({ store: logStore, clock, archive, exportLimit: options.logs?.exportLimit });
   await logs.init();
   logs.publishTo(topics);
   topics.register(logTailTopic(logs));
@@ -204,6 +208,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
   const fileOperations = createFileOperationsArea({ db, clock, logger, jobs, scheduler, shares: sharesArea.shares, forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel), folderChanged: (folder) => sharesArea.listings.invalidate(folder) });
+  const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
   const storage = createStorageArea({
     db,
     logger,
@@ -211,7 +216,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     jobs,
     scheduler,
     topics,
-    options: { ...defaultStorageOptions(config.mode === 'box'), ...options.storage },
+    options: storageOptions,
     shares: {
       nameTaken: async (name) => (await sharesArea.shares.datasets()).some((s) => s.name === name),
       find: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
@@ -233,6 +238,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     restorePointShares: () => sharesArea.shares.datasets(),
     dataDir: config.dataDir,
   });
+  // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
+  if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
   homesService = storage.homes;
   const system = new SystemService({
     mode: config.mode,

@@ -71,6 +71,11 @@ export class PoolsService {
     return list;
   }
 
+  /** The pools as last read, without reading: null before the first read. */
+  lastRead(): PoolList | null {
+    return this.last;
+  }
+
   /** As last read (the first call reads). */
   async list(): Promise<PoolList> {
     return this.last ?? this.refresh();
