@@ -75,7 +75,15 @@ async function listingRows(daemon: DaemonSession): Promise<BenchRow[]> {
       if (page.cold) await cold();
       return timed(() => list(page.query));
     });
-    rows.push({ name: `${page.name} of ${folderEntries} entries (200)`, value: ms, unit: 'ms', baseline, baselineName: 'Node readdir + lstat all', target: `ratio at most ${page.target}`, ok: ms / baseline <= page.target });
+    rows.push({
+      name: `${page.name} of ${folderEntries} entries (200)`,
+      value: ms,
+      unit: 'ms',
+      baseline,
+      baselineName: 'Node readdir + lstat all',
+      target: `ratio at most ${page.target}`,
+      ok: ms / baseline <= page.target,
+    });
   }
   // Scrolling to the end: every page of 1,000 by name, the first one cold.
   const walk = await fastest(async () => {
@@ -85,7 +93,15 @@ async function listingRows(daemon: DaemonSession): Promise<BenchRow[]> {
       while (next) next = (await list(`sort=name&limit=1000&cursor=${encodeURIComponent(next)}`)).nextCursor;
     });
   });
-  rows.push({ name: `all pages of ${folderEntries} entries (1,000 each)`, value: walk, unit: 'ms', baseline, baselineName: 'Node readdir + lstat all', target: 'ratio at most 5', ok: walk / baseline <= 5 });
+  rows.push({
+    name: `all pages of ${folderEntries} entries (1,000 each)`,
+    value: walk,
+    unit: 'ms',
+    baseline,
+    baselineName: 'Node readdir + lstat all',
+    target: 'ratio at most 5',
+    ok: walk / baseline <= 5,
+  });
   return rows;
 }
 
@@ -116,8 +132,24 @@ async function downloadRows(daemon: DaemonSession, work: string): Promise<BenchR
     const baseline = await bestTransfer(() => downloadRate(`${nginx.url}/${file.name}`, {}, file.bytes), nginx.pid);
     const value = await bestTransfer(() => downloadRate(ours, daemon.headers, file.bytes), daemon.pid);
     return [
-      { name: 'download of a 1 GiB file', value: value.mbs, unit: 'MB/s', baseline: baseline.mbs, baselineName: 'nginx sendfile', target: 'ratio at least 0.9', ok: value.mbs / baseline.mbs >= 0.9 },
-      { name: 'server CPU per GiB downloaded', value: value.cpuMsPerGiB, unit: 'ms', baseline: baseline.cpuMsPerGiB, baselineName: 'nginx sendfile', target: 'informational', ok: true },
+      {
+        name: 'download of a 1 GiB file',
+        value: value.mbs,
+        unit: 'MB/s',
+        baseline: baseline.mbs,
+        baselineName: 'nginx sendfile',
+        target: 'ratio at least 0.9',
+        ok: value.mbs / baseline.mbs >= 0.9,
+      },
+      {
+        name: 'server CPU per GiB downloaded',
+        value: value.cpuMsPerGiB,
+        unit: 'ms',
+        baseline: baseline.cpuMsPerGiB,
+        baselineName: 'nginx sendfile',
+        target: 'informational',
+        ok: true,
+      },
     ];
   } finally {
     await nginx.stop();
@@ -144,13 +176,23 @@ async function uploadRow(daemon: DaemonSession, work: string): Promise<BenchRow>
   };
   const dd = async () => {
     const target = path.join(folder, 'dd.bin');
-    const ms = await timed(() => run('dd', [`if=${path.join(source.folder, source.name)}`, `of=${target}`, 'bs=1M', `count=${downloadBytes / 2 ** 20}`, 'conv=fsync', 'status=none']));
+    const ms = await timed(() =>
+      run('dd', [`if=${path.join(source.folder, source.name)}`, `of=${target}`, 'bs=1M', `count=${downloadBytes / 2 ** 20}`, 'conv=fsync', 'status=none']),
+    );
     unlinkSync(target);
     return megabytesPerSecond(downloadBytes, ms);
   };
   const baseline = await highest(dd);
   const value = await highest(ours);
-  return { name: 'upload of 1 GiB (fsync before rename)', value, unit: 'MB/s', baseline, baselineName: 'dd conv=fsync', target: 'ratio at least 0.8', ok: value / baseline >= 0.8 };
+  return {
+    name: 'upload of 1 GiB (fsync before rename)',
+    value,
+    unit: 'MB/s',
+    baseline,
+    baselineName: 'dd conv=fsync',
+    target: 'ratio at least 0.8',
+    ok: value / baseline >= 0.8,
+  };
 }
 
 /**

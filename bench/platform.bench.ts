@@ -31,14 +31,42 @@ export async function platformBench(): Promise<BenchRow[]> {
   await first.stop();
   const daemon = await spawnUntilReady(['daemon/src/main.ts'], `http://127.0.0.1:${port}/api/health`, env);
   try {
-    rows.push({ name: 'first start (new data directory)', value: first.readyMs, unit: 'ms', baseline: bare.readyMs, baselineName: 'bare Express under tsx', target: 'informational', ok: true });
-    rows.push({ name: 'cold start to first /api/health 200', value: daemon.readyMs, unit: 'ms', baseline: bare.readyMs, baselineName: 'bare Express under tsx', target: 'under 1500 ms', ok: daemon.readyMs < 1500 });
+    rows.push({
+      name: 'first start (new data directory)',
+      value: first.readyMs,
+      unit: 'ms',
+      baseline: bare.readyMs,
+      baselineName: 'bare Express under tsx',
+      target: 'informational',
+      ok: true,
+    });
+    rows.push({
+      name: 'cold start to first /api/health 200',
+      value: daemon.readyMs,
+      unit: 'ms',
+      baseline: bare.readyMs,
+      baselineName: 'bare Express under tsx',
+      target: 'under 1500 ms',
+      ok: daemon.readyMs < 1500,
+    });
     await new Promise((r) => setTimeout(r, 2000));
     const rss = residentMb(daemon.child.pid ?? 0);
     const bareRss = residentMb(bare.child.pid ?? 0);
-    rows.push({ name: 'idle resident memory after start', value: rss, unit: 'MB', baseline: bareRss, baselineName: 'bare Express under tsx', target: 'under 120 MB', ok: rss < 120 });
+    rows.push({
+      name: 'idle resident memory after start',
+      value: rss,
+      unit: 'MB',
+      baseline: bareRss,
+      baselineName: 'bare Express under tsx',
+      target: 'under 120 MB',
+      ok: rss < 120,
+    });
 
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
     const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
     const options = { seconds: 4, concurrency: 16 };
     // Warm both up so JIT and caches do not decide the ratio.
@@ -48,7 +76,15 @@ export async function platformBench(): Promise<BenchRow[]> {
     const ours = await load(`http://127.0.0.1:${port}/api/auth/session`, { ...options, headers: { Cookie: cookie } });
     if (ours.errors > 0) throw new Error(`${ours.errors} session requests failed`);
     const ratio = ours.perSecond / baseline.perSecond;
-    rows.push({ name: 'signed-in GET /api/auth/session', value: ours.perSecond, unit: 'req/s', baseline: baseline.perSecond, baselineName: 'bare Express 5 handler', target: 'ratio at least 0.5', ok: ratio >= 0.5 });
+    rows.push({
+      name: 'signed-in GET /api/auth/session',
+      value: ours.perSecond,
+      unit: 'req/s',
+      baseline: baseline.perSecond,
+      baselineName: 'bare Express 5 handler',
+      target: 'ratio at least 0.5',
+      ok: ratio >= 0.5,
+    });
   } finally {
     await daemon.stop();
     await bare.stop();

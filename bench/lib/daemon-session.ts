@@ -21,7 +21,11 @@ export async function startSignedInDaemon(dataDir: string): Promise<DaemonSessio
   const env = { BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: password, BOX_LOG_LEVEL: 'warn', BOX_MODE: 'development' };
   const daemon: Spawned = await spawnUntilReady(['daemon/src/main.ts'], `${base}/api/health`, env);
   try {
-    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
     const answer = (await login.json()) as { state: string; user?: { csrfToken: string } };
     if (answer.state !== 'signedIn' || !answer.user) throw new Error(`bench sign-in failed: ${JSON.stringify(answer)}`);
     const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
@@ -31,15 +35,19 @@ export async function startSignedInDaemon(dataDir: string): Promise<DaemonSessio
     const json = <T>(method: string, path: string, body?: unknown): Promise<T> =>
       new Promise<T>((resolve, reject) => {
         const payload = body === undefined ? undefined : JSON.stringify(body);
-        const req = http.request(`${base}${path}`, { method, agent: false, headers: { ...headers, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => {
-            if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path} answered ${res.statusCode}: ${text}`));
-            else resolve(JSON.parse(text) as T);
-          });
-        });
+        const req = http.request(
+          `${base}${path}`,
+          { method, agent: false, headers: { ...headers, ...(payload === undefined ? {} : { 'Content-Type': 'application/json' }) } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => {
+              if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path} answered ${res.statusCode}: ${text}`));
+              else resolve(JSON.parse(text) as T);
+            });
+          },
+        );
         req.once('error', reject);
         req.end(payload);
       });

@@ -11,7 +11,14 @@ export interface BenchRow {
 
 export function printTable(rows: BenchRow[]): void {
   const fmt = (n: number | undefined) => (n === undefined ? '' : n >= 100 ? n.toFixed(0) : n.toFixed(2));
-  const lines = rows.map((r) => [r.name, `${fmt(r.value)} ${r.unit}`, r.baseline === undefined ? '' : `${fmt(r.baseline)} ${r.unit} (${r.baselineName})`, r.baseline ? (r.value / r.baseline).toFixed(2) : '', r.target, r.ok ? 'met' : 'MISSED']);
+  const lines = rows.map((r) => [
+    r.name,
+    `${fmt(r.value)} ${r.unit}`,
+    r.baseline === undefined ? '' : `${fmt(r.baseline)} ${r.unit} (${r.baselineName})`,
+    r.baseline ? (r.value / r.baseline).toFixed(2) : '',
+    r.target,
+    r.ok ? 'met' : 'MISSED',
+  ]);
   const head = ['benchmark', 'result', 'baseline', 'ratio', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const row = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');

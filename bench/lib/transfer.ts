@@ -57,7 +57,10 @@ export async function uploadRate(url: string, headers: Record<string, string>, b
   const res = await answer;
   const text = await new Promise<string>((resolve) => {
     let body = '';
-    res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve(body));
+    res
+      .setEncoding('utf8')
+      .on('data', (c: string) => (body += c))
+      .on('end', () => resolve(body));
   });
   const ms = performance.now() - started;
   if (res.statusCode !== 200 && res.statusCode !== 201) throw new Error(`PUT ${url} answered ${res.statusCode}: ${text}`);

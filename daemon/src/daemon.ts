@@ -189,7 +189,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     dataDir: config.dataDir,
     logger,
     topics,
-    listUsers: async () => (await userRows.findAll({ order: [['username', 'ASC']] })).map((u) => ({ id: u.id, username: u.username, admin: u.admin, active: u.active })),
+    listUsers: async () =>
+      (await userRows.findAll({ order: [['username', 'ASC']] })).map((u) => ({ id: u.id, username: u.username, admin: u.admin, active: u.active })),
     // The hub does not count a topic's sockets yet: until it does, folder watches stay until close (bounded in number).
     listenerCount: (topic) => (topics as Partial<{ listenerCount(t: string): number }>).listenerCount?.(topic) ?? 1,
     hostChanged: () => fileServices?.changed(),
@@ -207,7 +208,16 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     }),
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
-  const fileOperations = createFileOperationsArea({ db, clock, logger, jobs, scheduler, shares: sharesArea.shares, forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel), folderChanged: (folder) => sharesArea.listings.invalidate(folder) });
+  const fileOperations = createFileOperationsArea({
+    db,
+    clock,
+    logger,
+    jobs,
+    scheduler,
+    shares: sharesArea.shares,
+    forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel),
+    folderChanged: (folder) => sharesArea.listings.invalidate(folder),
+  });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
   const storage = createStorageArea({
     db,
@@ -227,7 +237,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     homeShares: {
       register: (share) => sharesArea.shares.registerDataset(share),
       remove: (shareId) => sharesArea.shares.removeShare(shareId),
-      grantOwner: async (shareId, userId) => void (await sharesArea.shares.setGrants(shareId, { grants: [{ subjectType: 'user', subjectId: userId, level: 'readWrite' }] })),
+      grantOwner: async (shareId, userId) =>
+        void (await sharesArea.shares.setGrants(shareId, { grants: [{ subjectType: 'user', subjectId: userId, level: 'readWrite' }] })),
       relocate: (shareId, fields) => sharesArea.shares.relocateDataset(shareId, fields),
       hostPath: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId)?.hostPath ?? null,
     },
@@ -282,10 +293,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const server = createServer(app);
 
   const url = (): string => {
-      const address = server.address() as AddressInfo | null;
-      if (!address) throw new Error('the daemon is not listening');
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return `http://${host}:${address.port}`;
+    const address = server.address() as AddressInfo | null;
+    if (!address) throw new Error('the daemon is not listening');
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
   };
 
   return {

@@ -21,9 +21,7 @@ export class ApiError extends Error {
 type Part<K extends string, T> = [T] extends [Record<string, never>] ? { [P in K]?: T } : { [P in K]: T };
 type BodyPart<D> = [BodyOf<D>] extends [undefined] ? { body?: undefined } : { body: BodyOf<D> };
 
-export type CallArgs<D> = Part<'params', ParamsOf<D>> &
-  Part<'query', QueryOf<D>> &
-  BodyPart<D> & { headers?: Record<string, string>; signal?: AbortSignal };
+export type CallArgs<D> = Part<'params', ParamsOf<D>> & Part<'query', QueryOf<D>> & BodyPart<D> & { headers?: Record<string, string>; signal?: AbortSignal };
 
 // Arguments may be left out exactly when every part of them is optional.
 type Caller<D> = Record<never, never> extends CallArgs<D> ? (args?: CallArgs<D>) => Promise<ResponseOf<D>> : (args: CallArgs<D>) => Promise<ResponseOf<D>>;
@@ -83,7 +81,14 @@ export async function readAnswer(response: Response): Promise<unknown> {
   const type = response.headers.get('Content-Type') ?? '';
   if (!response.ok) {
     if (type.includes('json')) throw new ApiError((await response.json()) as ProblemDetails);
-    throw new ApiError({ type: 'about:blank', title: response.statusText, status: response.status, detail: await response.text(), code: 'server.internal.error', requestId: response.headers.get('X-Request-Id') ?? '' });
+    throw new ApiError({
+      type: 'about:blank',
+      title: response.statusText,
+      status: response.status,
+      detail: await response.text(),
+      code: 'server.internal.error',
+      requestId: response.headers.get('X-Request-Id') ?? '',
+    });
   }
   if (response.status === 204) return undefined;
   if (type.includes('json')) return response.json();

@@ -44,9 +44,7 @@ export type ThumbnailEvent =
 
 /** Changes of the caller's notifications: apply them to the snapshot to keep the list GET /api/notifications answers. */
 export type NotificationEvent =
-  | { type: 'created'; data: Notification }
-  | { type: 'read'; data: { ids: number[] } }
-  | { type: 'deleted'; data: { ids: number[] } };
+  { type: 'created'; data: Notification } | { type: 'read'; data: { ids: number[] } } | { type: 'deleted'; data: { ids: number[] } };
 
 /** A user's rights changed (grants, groups, administrator flag): the desktop re-reads what it may show. */
 export type UserGrantsEvent = { type: 'changed'; data: EffectiveRights };
@@ -93,9 +91,7 @@ export interface TopicEvent<T = unknown> {
   data: T;
 }
 
-export type SubscribeAck<S = unknown> =
-  | { ok: true; snapshot?: S }
-  | { ok: false; problem: import('./errors/index.ts').ProblemDetails };
+export type SubscribeAck<S = unknown> = { ok: true; snapshot?: S } | { ok: false; problem: import('./errors/index.ts').ProblemDetails };
 
 /*
  * The Socket.IO protocol at /socket.io (same origin, session cookie box.sid).

@@ -32,12 +32,18 @@ describe('auth: TOTP, recovery codes, password change and sessions', () => {
     const { c, username } = await freshUser();
     const enrolment = await c.api.auth.totpEnroll();
     expect(enrolment.secret).to.match(/^[A-Z2-7]+=*$/);
-    expect(enrolment.uri).to.match(new RegExp(`^otpauth://totp/Cellar:${username}\\?`)).and.include(`secret=${enrolment.secret}`);
+    expect(enrolment.uri)
+      .to.match(new RegExp(`^otpauth://totp/Cellar:${username}\\?`))
+      .and.include(`secret=${enrolment.secret}`);
     const png = Buffer.from(enrolment.qrCode.replace(/^data:image\/png;base64,/, ''), 'base64');
     expect(png.subarray(1, 4).toString()).to.equal('PNG');
     // Not on until confirmed: the next sign-in needs no code.
     expect((await box.client().api.auth.login({ body: { username, password: userPassword } })).state).to.equal('signedIn');
-    await expectProblem(c.api.auth.totpConfirm({ body: { code: '000000' === (await totpCode(enrolment.secret)) ? '111111' : '000000' } }), 'auth.totp.invalid', 401);
+    await expectProblem(
+      c.api.auth.totpConfirm({ body: { code: '000000' === (await totpCode(enrolment.secret)) ? '111111' : '000000' } }),
+      'auth.totp.invalid',
+      401,
+    );
     const { codes } = await c.api.auth.totpConfirm({ body: { code: await totpCode(enrolment.secret) } });
     expect(codes).to.have.length(10);
     expect(new Set(codes).size).to.equal(10);
@@ -45,7 +51,10 @@ describe('auth: TOTP, recovery codes, password change and sessions', () => {
     await expectProblem(c.api.auth.totpEnroll(), 'auth.totp.already_enabled', 409);
     await expectProblem(c.api.auth.totpConfirm({ body: { code: await totpCode(enrolment.secret) } }), 'auth.totp.already_enabled', 409);
     // Only hashes are stored.
-    const rows = await box.daemon.db.query<{ code_hash: string }>('SELECT code_hash FROM recovery_codes WHERE user_id = ?', { replacements: [c.user!.id], type: QueryTypes.SELECT });
+    const rows = await box.daemon.db.query<{ code_hash: string }>('SELECT code_hash FROM recovery_codes WHERE user_id = ?', {
+      replacements: [c.user!.id],
+      type: QueryTypes.SELECT,
+    });
     expect(rows).to.have.length(10);
     for (const code of codes) expect(rows.map((r) => r.code_hash)).to.not.include(code);
   });
@@ -102,21 +111,33 @@ describe('auth: TOTP, recovery codes, password change and sessions', () => {
     r.csrfToken = answer.user.csrfToken;
     expect((await r.api.auth.session()).username).to.equal(username);
     await expectProblem(box.client().api.auth.recover({ body: { username, password: userPassword, recoveryCode: codes[0]! } }), 'auth.recovery.invalid', 401);
-    await expectProblem(box.client().api.auth.recover({ body: { username, password: 'wrong-password-1', recoveryCode: codes[1]! } }), 'auth.credentials.invalid', 401);
+    await expectProblem(
+      box.client().api.auth.recover({ body: { username, password: 'wrong-password-1', recoveryCode: codes[1]! } }),
+      'auth.credentials.invalid',
+      401,
+    );
     // TOTP is still asked for.
     expect((await box.client().api.auth.login({ body: { username, password: userPassword } })).state).to.equal('totpRequired');
   });
 
   it('refuses recovery for a user without TOTP', async () => {
     const { username } = await freshUser();
-    await expectProblem(box.client().api.auth.recover({ body: { username, password: userPassword, recoveryCode: 'abcde-fghij' } }), 'auth.recovery.invalid', 401);
+    await expectProblem(
+      box.client().api.auth.recover({ body: { username, password: userPassword, recoveryCode: 'abcde-fghij' } }),
+      'auth.recovery.invalid',
+      401,
+    );
   });
 
   it('turns TOTP off only with the password and a current code (or a recovery code)', async () => {
     const { c, username } = await freshUser();
     const { secret, codes } = await enrol(c);
     await expectProblem(c.api.auth.totpDisable({ body: { password: 'not-my-password', code: await totpCode(secret) } }), 'auth.password.wrong', 403);
-    await expectProblem(c.api.auth.totpDisable({ body: { password: userPassword, code: (await totpCode(secret)) === '999999' ? '888888' : '999999' } }), 'auth.totp.invalid', 401);
+    await expectProblem(
+      c.api.auth.totpDisable({ body: { password: userPassword, code: (await totpCode(secret)) === '999999' ? '888888' : '999999' } }),
+      'auth.totp.invalid',
+      401,
+    );
     await c.api.auth.totpDisable({ body: { password: userPassword, code: await totpCode(secret) } });
     expect((await c.api.auth.session()).totpEnabled).to.equal(false);
     expect((await box.client().api.auth.login({ body: { username, password: userPassword } })).state).to.equal('signedIn');
@@ -131,11 +152,21 @@ describe('auth: TOTP, recovery codes, password change and sessions', () => {
   it('changes the own password with the current one, keeps this session and ends the others', async () => {
     const { c, username } = await freshUser();
     const other = await box.signIn(username, userPassword);
-    await expectProblem(c.api.auth.changePassword({ body: { currentPassword: 'wrong-password-2', newPassword: 'apricot-tree-77' } }), 'auth.password.wrong', 403);
+    await expectProblem(
+      c.api.auth.changePassword({ body: { currentPassword: 'wrong-password-2', newPassword: 'apricot-tree-77' } }),
+      'auth.password.wrong',
+      403,
+    );
     const weak = await expectProblem(c.api.auth.changePassword({ body: { currentPassword: userPassword, newPassword: 'short' } }), 'auth.password.weak', 400);
     expect(weak.problem.params).to.deep.include({ reason: 'too_short', minLength: 10 });
-    expect((await expectProblem(c.api.auth.changePassword({ body: { currentPassword: userPassword, newPassword: username } }), 'auth.password.weak')).problem.params?.reason).to.be.oneOf(['same_as_username', 'too_short']);
-    expect((await expectProblem(c.api.auth.changePassword({ body: { currentPassword: userPassword, newPassword: 'Password123' } }), 'auth.password.weak')).problem.params?.reason).to.equal('common');
+    expect(
+      (await expectProblem(c.api.auth.changePassword({ body: { currentPassword: userPassword, newPassword: username } }), 'auth.password.weak')).problem.params
+        ?.reason,
+    ).to.be.oneOf(['same_as_username', 'too_short']);
+    expect(
+      (await expectProblem(c.api.auth.changePassword({ body: { currentPassword: userPassword, newPassword: 'Password123' } }), 'auth.password.weak')).problem
+        .params?.reason,
+    ).to.equal('common');
     await c.api.auth.changePassword({ body: { currentPassword: userPassword, newPassword: 'apricot-tree-77' } });
     expect((await c.api.auth.session()).username).to.equal(username);
     await expectProblem(other.api.auth.session(), 'auth.session.required', 401);
@@ -154,7 +185,7 @@ describe('auth: TOTP, recovery codes, password change and sessions', () => {
     }
   });
 
-  it('pushes the effective rights on users/<id>/grants and refuses other users\' topics', async () => {
+  it("pushes the effective rights on users/<id>/grants and refuses other users' topics", async () => {
     const { c } = await freshUser();
     const socket = await connectSocket(box.url, c);
     try {
@@ -181,7 +212,7 @@ describe('auth: TOTP, recovery codes, password change and sessions', () => {
     await expectProblem(anon.api.auth.recover({ body: { username: 'x', password: 'y' } as never }), 'request.body.invalid', 400);
     const { c } = await freshUser();
     await expectProblem(c.api.auth.totpConfirm({ body: { code: '12345' } }), 'request.body.invalid', 400);
-    await expectProblem(c.api.auth.totpDisable({ body: { password: '' , code: '123456' } }), 'request.body.invalid', 400);
+    await expectProblem(c.api.auth.totpDisable({ body: { password: '', code: '123456' } }), 'request.body.invalid', 400);
     await expectProblem(c.api.auth.changePassword({ body: { currentPassword: userPassword } as never }), 'request.body.invalid', 400);
   });
 

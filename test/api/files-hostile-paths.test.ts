@@ -33,7 +33,10 @@ describe('files: hostile paths', () => {
   before(async () => {
     box = await startTestDaemon();
     admin = await box.signIn();
-    ({ share: { id: shareId }, folder } = await makeShare(admin, 'Hostile'));
+    ({
+      share: { id: shareId },
+      folder,
+    } = await makeShare(admin, 'Hostile'));
     outside = tempFolder('cellar-outside-');
     writeFileSync(path.join(outside, 'secret.txt'), 'top secret');
     writeFileSync(path.join(path.dirname(folder), 'secret.txt'), 'sibling secret');
@@ -116,7 +119,10 @@ describe('files: hostile paths', () => {
 
     it('refuses writing through them and leaves the outside untouched', async () => {
       expect(await codeOf(await call('PUT', 'content', 'path=out%2Fnew.txt', 'evil'))).to.deep.equal({ status: 403, code: 'fs.path.outside_share' });
-      expect(await codeOf(await call('PUT', 'content', 'path=out%2Fsecret.txt&overwrite=true', 'evil'))).to.deep.equal({ status: 403, code: 'fs.path.outside_share' });
+      expect(await codeOf(await call('PUT', 'content', 'path=out%2Fsecret.txt&overwrite=true', 'evil'))).to.deep.equal({
+        status: 403,
+        code: 'fs.path.outside_share',
+      });
       expect(await codeOf(await call('PUT', 'content', 'path=outfile&overwrite=true', 'evil'))).to.deep.equal({ status: 403, code: 'fs.path.outside_share' });
       expect(await codeOf(await call('POST', 'folders', '', { path: 'out/newdir' }))).to.deep.equal({ status: 403, code: 'fs.path.outside_share' });
       expect(readdirSync(outside)).to.deep.equal(['secret.txt']);
@@ -124,7 +130,10 @@ describe('files: hostile paths', () => {
     });
 
     it('refuses renaming through them', async () => {
-      expect(await codeOf(await call('POST', 'rename', '', { path: 'out/secret.txt', newName: 'mine.txt' }))).to.deep.equal({ status: 403, code: 'fs.path.outside_share' });
+      expect(await codeOf(await call('POST', 'rename', '', { path: 'out/secret.txt', newName: 'mine.txt' }))).to.deep.equal({
+        status: 403,
+        code: 'fs.path.outside_share',
+      });
       expect(existsSync(path.join(outside, 'secret.txt'))).to.equal(true);
       expect(existsSync(path.join(outside, 'mine.txt'))).to.equal(false);
     });

@@ -19,7 +19,10 @@ describe('files: paging a big folder', () => {
   before(async () => {
     box = await startTestDaemon();
     admin = await box.signIn();
-    ({ share: { id: shareId }, folder } = await makeShare(admin, 'Paging'));
+    ({
+      share: { id: shareId },
+      folder,
+    } = await makeShare(admin, 'Paging'));
     for (const sub of ['api', 'shell', 'sizes']) {
       mkdirSync(path.join(folder, sub));
       names.forEach((n, i) => writeFileSync(path.join(folder, sub, n), 'x'.repeat(i)));
@@ -44,7 +47,18 @@ describe('files: paging a big folder', () => {
     const res = await admin.request('PUT', `/api/files/${shareId}/content?path=${encodeURIComponent('api/f15b.txt')}`, { body: 'new' });
     expect(res.status).to.equal(201);
     const again = await page('api', first.nextCursor as string);
-    expect(again.items.map((e) => e.name)).to.deep.equal(['f11.txt', 'f12.txt', 'f13.txt', 'f14.txt', 'f15.txt', 'f15b.txt', 'f16.txt', 'f17.txt', 'f18.txt', 'f19.txt']);
+    expect(again.items.map((e) => e.name)).to.deep.equal([
+      'f11.txt',
+      'f12.txt',
+      'f13.txt',
+      'f14.txt',
+      'f15.txt',
+      'f15b.txt',
+      'f16.txt',
+      'f17.txt',
+      'f18.txt',
+      'f19.txt',
+    ]);
     // A new folder through the API as well, and the walk to the end sees everything once.
     await admin.api.files.createFolder({ params: { shareId }, body: { path: 'api/f25 folder' } });
     const seen: string[] = [];
@@ -65,7 +79,18 @@ describe('files: paging a big folder', () => {
     expect((await page('shell', cursor)).items.map((e) => e.name)).to.deep.equal(names.slice(10, 20));
     writeFileSync(path.join(folder, 'shell', 'f12a.txt'), 'from the shell');
     const again = await page('shell', cursor);
-    expect(again.items.map((e) => e.name)).to.deep.equal(['f11.txt', 'f12.txt', 'f12a.txt', 'f13.txt', 'f14.txt', 'f15.txt', 'f16.txt', 'f17.txt', 'f18.txt', 'f19.txt']);
+    expect(again.items.map((e) => e.name)).to.deep.equal([
+      'f11.txt',
+      'f12.txt',
+      'f12a.txt',
+      'f13.txt',
+      'f14.txt',
+      'f15.txt',
+      'f16.txt',
+      'f17.txt',
+      'f18.txt',
+      'f19.txt',
+    ]);
   });
 
   it('pages by size from the snapshot with fresh entries and continuing cursors', async () => {

@@ -16,7 +16,10 @@ describe('files', () => {
   before(async () => {
     box = await startTestDaemon();
     admin = await box.signIn();
-    ({ share: { id: shareId }, folder } = await makeShare(admin, 'Files'));
+    ({
+      share: { id: shareId },
+      folder,
+    } = await makeShare(admin, 'Files'));
   });
   after(async () => {
     await box.close();
@@ -72,7 +75,11 @@ describe('files', () => {
       const second = await admin.api.files.list({ params: { shareId }, query: { path: 'sorted', limit: 2, cursor: first.nextCursor as string } });
       expect(second.items.map((e) => e.name)).to.deep.equal(['file1.txt', 'File2.txt']);
       renameSync(path.join(folder, 'alpha-moved'), path.join(folder, 'sorted', 'alpha'));
-      await expectProblem(admin.api.files.list({ params: { shareId }, query: { path: 'sorted', sort: 'size', cursor: first.nextCursor as string } }), 'fs.cursor.invalid', 400);
+      await expectProblem(
+        admin.api.files.list({ params: { shareId }, query: { path: 'sorted', sort: 'size', cursor: first.nextCursor as string } }),
+        'fs.cursor.invalid',
+        400,
+      );
       await expectProblem(admin.api.files.list({ params: { shareId }, query: { path: 'sorted', cursor: 'garbage!' } }), 'fs.cursor.invalid', 400);
     });
 
@@ -132,7 +139,12 @@ describe('files', () => {
         port: url.port,
         method: 'PUT',
         path: q('aborted.bin'),
-        headers: { Cookie: admin.cookieHeader(), 'X-CSRF-Token': admin.csrfToken as string, 'Content-Length': String(10 * 1024 * 1024), 'Content-Type': 'application/octet-stream' },
+        headers: {
+          Cookie: admin.cookieHeader(),
+          'X-CSRF-Token': admin.csrfToken as string,
+          'Content-Length': String(10 * 1024 * 1024),
+          'Content-Type': 'application/octet-stream',
+        },
       });
       req.on('error', () => undefined);
       req.write(Buffer.alloc(256 * 1024, 1));
@@ -192,7 +204,9 @@ describe('files', () => {
     it('names non-ASCII files per RFC 6266 with an ASCII fallback', async () => {
       writeFileSync(path.join(folder, 'Größe "ü" 100%.txt'), 'x');
       const res = await admin.request('GET', q('Größe "ü" 100%.txt'));
-      expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="Gr__e ___ 100_.txt"; filename*=UTF-8''Gr%C3%B6%C3%9Fe%20%22%C3%BC%22%20100%25.txt`);
+      expect(res.headers.get('content-disposition')).to.equal(
+        `attachment; filename="Gr__e ___ 100_.txt"; filename*=UTF-8''Gr%C3%B6%C3%9Fe%20%22%C3%BC%22%20100%25.txt`,
+      );
     });
 
     it('answers ranges: single, open-ended, suffix; several give the whole file', async () => {

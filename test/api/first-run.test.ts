@@ -34,8 +34,15 @@ describe('first start in development mode', () => {
 
   it('refuses to start on a bad variable, naming it', () => {
     const repo = path.resolve(import.meta.dirname, '../..');
-    const run = spawnSync(path.join(repo, 'node_modules/.bin/tsx'), ['daemon/src/main.ts'], { cwd: repo, env: { ...process.env, BOX_PORT: 'seventy', BOX_DATA_DIR: '/nonexistent-never-made' }, encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(path.join(repo, 'node_modules/.bin/tsx'), ['daemon/src/main.ts'], {
+      cwd: repo,
+      env: { ...process.env, BOX_PORT: 'seventy', BOX_DATA_DIR: '/nonexistent-never-made' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.status).to.equal(1);
-    expect(run.stderr).to.match(/Invalid configuration/).and.match(/BOX_PORT: /);
+    expect(run.stderr)
+      .to.match(/Invalid configuration/)
+      .and.match(/BOX_PORT: /);
   });
 });

@@ -74,11 +74,30 @@ describe('homes and file versions API', () => {
     const res = await admin.request('PUT', `/api/shares/${share.id}/restore-points`, { body: { enabled: true } });
     expect(res.status).to.equal(409);
     expect((await res.json()).code).to.equal('fs.share.no_dataset');
-    expect(await admin.api.fileVersions.list({ params: { shareId: share.id }, query: { path: 'a.txt' } })).to.deep.equal({ path: 'a.txt', deleted: false, versions: [] });
+    expect(await admin.api.fileVersions.list({ params: { shareId: share.id }, query: { path: 'a.txt' } })).to.deep.equal({
+      path: 'a.txt',
+      deleted: false,
+      versions: [],
+    });
     // Without access the share does not exist for the caller; restoring needs read-write.
     await expectProblem(user.api.fileVersions.list({ params: { shareId: share.id }, query: { path: 'a.txt' } }), 'fs.share.not_found', 404);
-    await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: (await box.daemon.db.query("SELECT id FROM users WHERE username='carla'", { plain: true }))!.id as number, level: 'read' }] } });
-    await expectProblem(user.api.fileVersions.restore({ params: { shareId: share.id }, body: { path: 'a.txt', version: 'service-manual-20261123T101500Z' } }), 'fs.share.read_only', 403);
+    await admin.api.shares.setGrants({
+      params: { shareId: share.id },
+      body: {
+        grants: [
+          {
+            subjectType: 'user',
+            subjectId: (await box.daemon.db.query("SELECT id FROM users WHERE username='carla'", { plain: true }))!.id as number,
+            level: 'read',
+          },
+        ],
+      },
+    });
+    await expectProblem(
+      user.api.fileVersions.restore({ params: { shareId: share.id }, body: { path: 'a.txt', version: 'service-manual-20261123T101500Z' } }),
+      'fs.share.read_only',
+      403,
+    );
     await expectProblem(admin.api.fileVersions.list({ params: { shareId: share.id }, query: { path: '../x' } }), 'fs.path.invalid', 400);
   });
 });

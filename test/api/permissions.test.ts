@@ -18,7 +18,9 @@ describe('permissions: catalog, grants and effective rights', () => {
   it('lists special rights, file protocols and one entry per app, in editor order', async () => {
     const { rights } = await admin.api.permissions.catalog();
     expect(rights.slice(0, 4).map((r) => r.id)).to.deep.equal(['system.admin', 'system.power', 'smb', 'sftp']);
-    expect(rights.map((r) => r.kind)).to.deep.equal([...rights.map((r) => r.kind)].sort((a, b) => ['special', 'protocol', 'app'].indexOf(a) - ['special', 'protocol', 'app'].indexOf(b)));
+    expect(rights.map((r) => r.kind)).to.deep.equal(
+      [...rights.map((r) => r.kind)].sort((a, b) => ['special', 'protocol', 'app'].indexOf(a) - ['special', 'protocol', 'app'].indexOf(b)),
+    );
     expect(rights.filter((r) => r.kind === 'app').map((r) => r.id)).to.deep.equal(coreApps.map((a) => `app:${a.id}`));
   });
 
@@ -27,7 +29,10 @@ describe('permissions: catalog, grants and effective rights', () => {
     const builtIn = (await admin.api.groups.list())[0]!;
     const g = await admin.api.groups.create({ body: { name: uniqueName('media'), memberIds: [u.id] } });
     await admin.api.permissions.setUserGrants({ params: { userId: u.id }, body: { rights: ['smb'] } });
-    expect(await admin.api.permissions.setGroupGrants({ params: { groupId: g.id }, body: { rights: ['app:org.service.logs'] } })).to.deep.equal({ groupId: g.id, rights: ['app:org.service.logs'] });
+    expect(await admin.api.permissions.setGroupGrants({ params: { groupId: g.id }, body: { rights: ['app:org.service.logs'] } })).to.deep.equal({
+      groupId: g.id,
+      rights: ['app:org.service.logs'],
+    });
     await admin.api.permissions.setGroupGrants({ params: { groupId: builtIn.id }, body: { rights: ['sftp'] } });
     try {
       const grants = await admin.api.permissions.userGrants({ params: { userId: u.id } });
@@ -60,7 +65,11 @@ describe('permissions: catalog, grants and effective rights', () => {
   });
 
   it('refuses unknown rights and a change that leaves no active administrator', async () => {
-    const p = await expectProblem(admin.api.permissions.setUserGrants({ params: { userId: admin.user!.id }, body: { rights: ['system.admin', 'fly'] } }), 'permissions.right.unknown', 400);
+    const p = await expectProblem(
+      admin.api.permissions.setUserGrants({ params: { userId: admin.user!.id }, body: { rights: ['system.admin', 'fly'] } }),
+      'permissions.right.unknown',
+      400,
+    );
     expect(p.problem.params).to.deep.equal({ rights: ['fly'] });
     await expectProblem(admin.api.permissions.setUserGrants({ params: { userId: admin.user!.id }, body: { rights: [] } }), 'users.admin.last', 409);
     expect((await admin.api.permissions.userGrants({ params: { userId: admin.user!.id } })).own).to.deep.equal(['system.admin']);

@@ -62,7 +62,9 @@ describe('platform: errors, request ids, sessions and CSRF', () => {
     const res = await c.request('POST', '/api/auth/login', { body: { username: 'admin', password: adminPassword } });
     expect(res.status).to.equal(200);
     const cookie = res.headers.getSetCookie().find((l) => l.startsWith('box.sid='));
-    expect(cookie).to.match(/HttpOnly/i).and.match(/SameSite=Strict/i);
+    expect(cookie)
+      .to.match(/HttpOnly/i)
+      .and.match(/SameSite=Strict/i);
     const body = await res.json();
     expect(body.state).to.equal('signedIn');
     expect(body.user).to.include({ username: 'admin', admin: true, totpEnabled: false });
@@ -88,7 +90,9 @@ describe('platform: errors, request ids, sessions and CSRF', () => {
   });
 
   it('refuses a sign-in from another site by its Origin', async () => {
-    const res = await box.client().request('POST', '/api/auth/login', { body: { username: 'admin', password: adminPassword }, headers: { Origin: 'https://evil.example' } });
+    const res = await box
+      .client()
+      .request('POST', '/api/auth/login', { body: { username: 'admin', password: adminPassword }, headers: { Origin: 'https://evil.example' } });
     expect(res.status).to.equal(403);
     expect((await res.json()).code).to.equal('auth.origin.invalid');
   });

@@ -46,7 +46,11 @@ describe('shares', () => {
         [path.join(folder, 'absent'), 'missing'],
         [path.join(folder, 'file'), 'notFolder'],
       ]) {
-        const err = await expectProblem(admin.api.shares.create({ body: { name: `x-${reason}`, hostPath: hostPath as string } }), 'fs.share.folder_invalid', 400);
+        const err = await expectProblem(
+          admin.api.shares.create({ body: { name: `x-${reason}`, hostPath: hostPath as string } }),
+          'fs.share.folder_invalid',
+          400,
+        );
         expect(err.problem.params).to.deep.equal({ reason });
       }
     });
@@ -56,7 +60,11 @@ describe('shares', () => {
       await expectProblem(admin.api.shares.create({ body: { name: 'root', hostPath: '/' } }), 'fs.share.folder_overlaps', 409);
       const { share, folder } = await makeShare(admin, 'Outer');
       mkdirSync(path.join(folder, 'inner'));
-      const inner = await expectProblem(admin.api.shares.create({ body: { name: 'Inner', hostPath: path.join(folder, 'inner') } }), 'fs.share.folder_overlaps', 409);
+      const inner = await expectProblem(
+        admin.api.shares.create({ body: { name: 'Inner', hostPath: path.join(folder, 'inner') } }),
+        'fs.share.folder_overlaps',
+        409,
+      );
       expect(inner.problem.params).to.deep.equal({ shareId: share.id });
       await expectProblem(admin.api.shares.create({ body: { name: 'Parent', hostPath: path.dirname(folder) } }), 'fs.share.folder_overlaps', 409);
     });
@@ -136,19 +144,37 @@ describe('shares', () => {
 
     it('counts the built-in group of every user', async () => {
       const { share } = await makeShare(admin, 'Everybody');
-      const [{ id: usersGroup }] = (await box.daemon.db.query<{ id: number }>("SELECT id FROM groups WHERE built_in = 1 AND name = 'users'", { type: QueryTypes.SELECT })) as [{ id: number }];
+      const [{ id: usersGroup }] = (await box.daemon.db.query<{ id: number }>("SELECT id FROM groups WHERE built_in = 1 AND name = 'users'", {
+        type: QueryTypes.SELECT,
+      })) as [{ id: number }];
       await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'group', subjectId: usersGroup, level: 'read' }] } });
       expect((await anna.api.shares.list()).find((s) => s.id === share.id)).to.include({ access: 'read' });
     });
 
     it('refuses grants of unknown subjects and duplicate subjects', async () => {
       const { share } = await makeShare(admin, 'Checked');
-      const user = await expectProblem(admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: 999999, level: 'read' }] } }), 'fs.grant.subject_not_found', 400);
+      const user = await expectProblem(
+        admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: 999999, level: 'read' }] } }),
+        'fs.grant.subject_not_found',
+        400,
+      );
       expect(user.problem.params).to.deep.equal({ subjectType: 'user', subjectId: 999999 });
-      await expectProblem(admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'group', subjectId: 999999, level: 'read' }] } }), 'fs.grant.subject_not_found', 400);
+      await expectProblem(
+        admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'group', subjectId: 999999, level: 'read' }] } }),
+        'fs.grant.subject_not_found',
+        400,
+      );
       const dup = { subjectType: 'user' as const, subjectId: annaId, level: 'read' as const };
-      await expectProblem(admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [dup, { ...dup, level: 'readWrite' }] } }), 'request.body.invalid', 400);
-      await expectProblem(admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ ...dup, level: 'write' as never }] } }), 'request.body.invalid', 400);
+      await expectProblem(
+        admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [dup, { ...dup, level: 'readWrite' }] } }),
+        'request.body.invalid',
+        400,
+      );
+      await expectProblem(
+        admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ ...dup, level: 'write' as never }] } }),
+        'request.body.invalid',
+        400,
+      );
       await expectProblem(admin.api.shares.grants({ params: { shareId: 999999 } }), 'fs.share.not_found', 404);
     });
   });
@@ -156,8 +182,19 @@ describe('shares', () => {
   describe('settings', () => {
     it('changes name, description, SMB, SFTP and encryption', async () => {
       const { share } = await makeShare(admin, 'Settings');
-      const changed = await admin.api.shares.update({ params: { shareId: share.id }, body: { name: 'Renamed', description: 'For tests', smbEnabled: true, smbEncrypt: true, sftpEnabled: true } });
-      expect(changed).to.include({ name: 'Renamed', description: 'For tests', smbEnabled: true, smbEncrypt: true, sftpEnabled: true, dataset: null, restorePoints: false });
+      const changed = await admin.api.shares.update({
+        params: { shareId: share.id },
+        body: { name: 'Renamed', description: 'For tests', smbEnabled: true, smbEncrypt: true, sftpEnabled: true },
+      });
+      expect(changed).to.include({
+        name: 'Renamed',
+        description: 'For tests',
+        smbEnabled: true,
+        smbEncrypt: true,
+        sftpEnabled: true,
+        dataset: null,
+        restorePoints: false,
+      });
       await expectProblem(admin.api.shares.update({ params: { shareId: share.id }, body: { name: 'Music' } }), 'fs.share.name_taken', 409);
       await expectProblem(admin.api.shares.update({ params: { shareId: share.id }, body: {} }), 'request.body.invalid', 400);
       await expectProblem(admin.api.shares.update({ params: { shareId: share.id }, body: { name: 'a/b' } }), 'request.body.invalid', 400);

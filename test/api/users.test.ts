@@ -126,8 +126,16 @@ describe('users: administration rules', () => {
 
   it('deletes with home=keep; delete needs confirm; delete and move wait for homes', async () => {
     const a = await createUser(admin);
-    await expectProblem(admin.api.users.remove({ params: { userId: a.id }, query: { home: 'delete', confirm: 'someone-else' } }), 'users.confirm.mismatch', 400);
-    const p = await expectProblem(admin.api.users.remove({ params: { userId: a.id }, query: { home: 'delete', confirm: a.username } }), 'users.home.unavailable', 409);
+    await expectProblem(
+      admin.api.users.remove({ params: { userId: a.id }, query: { home: 'delete', confirm: 'someone-else' } }),
+      'users.confirm.mismatch',
+      400,
+    );
+    const p = await expectProblem(
+      admin.api.users.remove({ params: { userId: a.id }, query: { home: 'delete', confirm: a.username } }),
+      'users.home.unavailable',
+      409,
+    );
     expect(p.problem.params).to.deep.equal({ home: 'delete' });
     await expectProblem(admin.api.users.remove({ params: { userId: a.id }, query: { home: 'move', shareId: 1 } }), 'users.home.unavailable', 409);
     await expectProblem(admin.api.users.remove({ params: { userId: a.id }, query: { home: 'move' } }), 'request.query.invalid', 400);

@@ -36,13 +36,25 @@ describe('e2e: desktop icons, notifications and jobs', function () {
   });
 
   after(async () => {
-    console.time('ctx'); await context?.close(); console.timeEnd('ctx');
-    console.time('br'); await browser?.close(); console.timeEnd('br');
+    console.time('ctx');
+    await context?.close();
+    console.timeEnd('ctx');
+    console.time('br');
+    await browser?.close();
+    console.timeEnd('br');
     const d = box.daemon as unknown as Record<string, { stop?: () => Promise<void>; close?: () => Promise<void> }>;
-    console.time('sched'); await d.scheduler?.stop?.(); console.timeEnd('sched');
-    console.time('jobs'); await d.jobs?.stop?.(); console.timeEnd('jobs');
-    console.time('topics'); await d.topics?.close?.(); console.timeEnd('topics');
-    console.time('box'); await box?.close(); console.timeEnd('box');
+    console.time('sched');
+    await d.scheduler?.stop?.();
+    console.timeEnd('sched');
+    console.time('jobs');
+    await d.jobs?.stop?.();
+    console.timeEnd('jobs');
+    console.time('topics');
+    await d.topics?.close?.();
+    console.timeEnd('topics');
+    console.time('box');
+    await box?.close();
+    console.timeEnd('box');
   });
 
   afterEach(async function () {
@@ -61,7 +73,11 @@ describe('e2e: desktop icons, notifications and jobs', function () {
     // Drop the Logs icon on cell (4, 2).
     await drag(page, { x: box1.x + 40, y: box1.y + 30 }, { x: box1.x + 40 + 4 * 96, y: box1.y + 30 + 2 * 100 });
     expect(await styleRect(icon(page, logs))).to.deep.include(cell(4, 2));
-    await eventually(() => savedLayout(page), (s) => s.layout?.icons?.[logs]?.col === 4 && s.layout.icons[logs]?.row === 2, 'the saved layout');
+    await eventually(
+      () => savedLayout(page),
+      (s) => s.layout?.icons?.[logs]?.col === 4 && s.layout.icons[logs]?.row === 2,
+      'the saved layout',
+    );
 
     await page.reload();
     await desktopReady(page);
@@ -74,7 +90,11 @@ describe('e2e: desktop icons, notifications and jobs', function () {
       expect(await styleRect(icon(other.page, logs))).to.deep.include(cell(0, 0));
       await other.page.locator(`[data-item="${files}"]`).focus();
       await other.page.keyboard.press('Shift+ArrowRight');
-      await eventually(() => savedLayout(other.page), (s) => s.layout?.icons?.[files]?.col === 1, "the other device's layout");
+      await eventually(
+        () => savedLayout(other.page),
+        (s) => s.layout?.icons?.[files]?.col === 1,
+        "the other device's layout",
+      );
     } finally {
       await other.context.close();
     }
@@ -89,7 +109,10 @@ describe('e2e: desktop icons, notifications and jobs', function () {
     const storage = page.getByRole('menuitem', { name: 'Storage Manager' });
     await storage.focus();
     await page.keyboard.press('Shift+F10');
-    await page.getByRole('menu', { name: desktopEn['start.actionsFor'].replace('{app}', 'Storage Manager') }).getByRole('menuitem', { name: desktopEn['start.addToDesktop'] }).click();
+    await page
+      .getByRole('menu', { name: desktopEn['start.actionsFor'].replace('{app}', 'Storage Manager') })
+      .getByRole('menuitem', { name: desktopEn['start.addToDesktop'] })
+      .click();
     const shortcut = page.getByRole('button', { name: 'Storage Manager', exact: true }).and(page.locator('[data-item]'));
     await shortcut.waitFor();
     const items = await admin.api.desktop.listItems();
@@ -118,10 +141,18 @@ describe('e2e: desktop icons, notifications and jobs', function () {
     // Tab 1 moves Files; tab 2, still at the old version, then moves Logs and gets a 412 it resolves itself.
     await page.locator(`[data-item="${files}"]`).focus();
     await page.keyboard.press('Shift+ArrowDown');
-    await eventually(() => savedLayout(page), (s) => s.layoutVersion === start + 1, 'the first tab saved');
+    await eventually(
+      () => savedLayout(page),
+      (s) => s.layoutVersion === start + 1,
+      'the first tab saved',
+    );
     await second.locator(`[data-item="${logs}"]`).focus();
     await second.keyboard.press('Shift+ArrowLeft');
-    const merged = await eventually(() => savedLayout(page), (s) => s.layoutVersion === start + 2, 'the second tab saved after reloading');
+    const merged = await eventually(
+      () => savedLayout(page),
+      (s) => s.layoutVersion === start + 2,
+      'the second tab saved after reloading',
+    );
     expect(merged.layout?.icons?.[files]).to.deep.equal({ col: 0, row: 2 });
     expect(merged.layout?.icons?.[logs]).to.deep.equal({ col: 3, row: 2 });
     // The second tab shows both changes; no error was shown.
@@ -133,12 +164,20 @@ describe('e2e: desktop icons, notifications and jobs', function () {
     await page.keyboard.press('F2');
     await page.getByRole('textbox', { name: desktopEn['icons.renameLabel'] }).fill('Logs (tab 1)');
     await page.keyboard.press('Enter');
-    const first = await eventually(async () => (await admin.api.desktop.listItems()).find((i) => i.id === logs), (i) => i?.label === 'Logs (tab 1)', 'the first rename');
+    const first = await eventually(
+      async () => (await admin.api.desktop.listItems()).find((i) => i.id === logs),
+      (i) => i?.label === 'Logs (tab 1)',
+      'the first rename',
+    );
     await second.locator(`[data-item="${logs}"]`).focus();
     await second.keyboard.press('F2');
     await second.getByRole('textbox', { name: desktopEn['icons.renameLabel'] }).fill('Logs (newest)');
     await second.keyboard.press('Enter');
-    const renamed = await eventually(async () => (await admin.api.desktop.listItems()).find((i) => i.id === logs), (i) => i?.label === 'Logs (newest)', 'the newer rename');
+    const renamed = await eventually(
+      async () => (await admin.api.desktop.listItems()).find((i) => i.id === logs),
+      (i) => i?.label === 'Logs (newest)',
+      'the newer rename',
+    );
     expect(renamed?.version).to.equal((first?.version ?? 0) + 1);
     await second.getByRole('button', { name: 'Logs (newest)' }).waitFor();
     expect(await second.getByRole('alert').count()).to.equal(0);
@@ -148,7 +187,9 @@ describe('e2e: desktop icons, notifications and jobs', function () {
   it('shows a notification of a core app live, marks it read and deletes all after asking', async () => {
     const bell = page.getByRole('button', { name: desktopEn['notify.button'].replace('{count}', '0') });
     await bell.waitFor();
-    await admin.api.notifications.sendApp({ body: { appId: 'org.service.logs', title: 'Backup finished', body: '12 files saved', level: 'success', link: '/app/org.service.logs/errors' } });
+    await admin.api.notifications.sendApp({
+      body: { appId: 'org.service.logs', title: 'Backup finished', body: '12 files saved', level: 'success', link: '/app/org.service.logs/errors' },
+    });
     const unreadBell = page.getByRole('button', { name: desktopEn['notify.button'].replace('{count}', '1') });
     await unreadBell.waitFor();
     await unreadBell.click();

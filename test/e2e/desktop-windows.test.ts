@@ -43,7 +43,14 @@ describe('e2e: desktop windows', function () {
     const menu = page.getByRole('menu', { name: desktopEn['start.title'] });
     await menu.waitFor();
     const entries = await menu.getByRole('menuitem').allTextContents();
-    expect(entries.map((e) => e.trim())).to.deep.equal(['Files', 'Control Panel', 'Storage Manager', 'Logs', 'App Center', desktopEn['desktopSettings.personal']]);
+    expect(entries.map((e) => e.trim())).to.deep.equal([
+      'Files',
+      'Control Panel',
+      'Storage Manager',
+      'Logs',
+      'App Center',
+      desktopEn['desktopSettings.personal'],
+    ]);
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal('Files');
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowUp');
@@ -62,21 +69,39 @@ describe('e2e: desktop windows', function () {
     await page.keyboard.press('Enter');
     const settings = win('org.service.settings');
     await settings.waitFor();
-    await eventually(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('data-app') ?? null), (v) => v === 'org.service.settings', 'focus in the settings window');
+    await eventually(
+      () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('data-app') ?? null),
+      (v) => v === 'org.service.settings',
+      'focus in the settings window',
+    );
     expect(await settings.getAttribute('aria-labelledby')).to.match(/-title$/);
 
     // Alt+` brings the window under the focused one forward and moves keyboard focus into it.
     await page.keyboard.press('Alt+Backquote');
-    await eventually(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('data-app') ?? null), (v) => v === appCenter, 'focus in the App Center window');
+    await eventually(
+      () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('data-app') ?? null),
+      (v) => v === appCenter,
+      'focus in the App Center window',
+    );
     expect(new URL(page.url()).pathname).to.equal(`/app/${appCenter}`);
-    expect(Number(await win(appCenter).evaluate((el: HTMLElement) => el.style.zIndex))).to.be.greaterThan(Number(await settings.evaluate((el: HTMLElement) => el.style.zIndex)));
+    expect(Number(await win(appCenter).evaluate((el: HTMLElement) => el.style.zIndex))).to.be.greaterThan(
+      Number(await settings.evaluate((el: HTMLElement) => el.style.zIndex)),
+    );
     await page.keyboard.press('Alt+Backquote');
-    await eventually(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('data-app') ?? null), (v) => v === 'org.service.settings', 'focus back in settings');
+    await eventually(
+      () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('data-app') ?? null),
+      (v) => v === 'org.service.settings',
+      'focus back in settings',
+    );
 
     // Alt+W closes the focused window; the other one takes the focus and the URL.
     await page.keyboard.press('Alt+KeyW');
     await settings.waitFor({ state: 'detached' });
-    await eventually(async () => new URL(page.url()).pathname, (p) => p === `/app/${appCenter}`, 'the URL of the remaining window');
+    await eventually(
+      async () => new URL(page.url()).pathname,
+      (p) => p === `/app/${appCenter}`,
+      'the URL of the remaining window',
+    );
   });
 
   it('moves and resizes a window, snaps it, and brings it back to the same place after a reload', async () => {
@@ -143,7 +168,11 @@ describe('e2e: desktop windows', function () {
   it('keeps several windows of one app in the URL and restores all of them', async () => {
     await page.goto(`${box.url}/app/org.service.settings/keyboard?w=org.service.settings%2Fappearance&w=${appCenter}`);
     await desktopReady(page);
-    await eventually(() => win('org.service.settings').count(), (n) => n === 2, 'two settings windows');
+    await eventually(
+      () => win('org.service.settings').count(),
+      (n) => n === 2,
+      'two settings windows',
+    );
     expect(await win(appCenter).count()).to.equal(1);
     const focused = win('org.service.settings').last();
     await focused.getByRole('heading', { name: desktopEn['desktopSettings.keyboard'], level: 3 }).waitFor();

@@ -55,7 +55,8 @@ describe('e2e: the Files app', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await page.screenshot({ path: screenshotPath(`files-failed-${this.currentTest.title.slice(0, 30).replace(/\W+/g, '-')}`) });
+    if (this.currentTest?.state === 'failed')
+      await page.screenshot({ path: screenshotPath(`files-failed-${this.currentTest.title.slice(0, 30).replace(/\W+/g, '-')}`) });
   });
 
   const listbox = () => page.getByRole('listbox');
@@ -81,10 +82,15 @@ describe('e2e: the Files app', function () {
     await page.getByLabel(en['files.sort.label']).selectOption('name:asc');
     rmSync(path.join(folder, 'delta.txt'));
     // The list is re-read for the new order; wait for it whole before using the keys.
-    await page.waitForFunction(() => [...document.querySelectorAll('[role="option"]')].map((r) => r.getAttribute('data-name')).join() === 'alpha.txt,beta.txt,file2.txt,file10.txt,Projects');
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[role="option"]')].map((r) => r.getAttribute('data-name')).join() === 'alpha.txt,beta.txt,file2.txt,file10.txt,Projects',
+    );
     await listbox().focus();
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
-    expect(await page.locator('[role="option"][aria-selected="true"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')))).to.deep.equal(['Projects']);
+    expect(await page.locator('[role="option"][aria-selected="true"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')))).to.deep.equal([
+      'Projects',
+    ]);
     await page.keyboard.press('Enter');
     await option('plan.md').waitFor();
     expect(new URL(page.url()).pathname).to.equal(`${appPath}/${share.id}/Projects`);
@@ -135,9 +141,14 @@ describe('e2e: the Files app', function () {
     // Half way through, the line is opened up again: the bar has moved, the rest goes quickly.
     await page.waitForFunction(() => (window as unknown as { progressSeen: number[] }).progressSeen.some((v) => v >= 50 && v < 100));
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.waitForFunction(() => document.querySelector('li.upload[data-name="big.bin"]')?.getAttribute('data-state') === 'done', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('li.upload[data-name="big.bin"]')?.getAttribute('data-state') === 'done', null, {
+      timeout: 20_000,
+    });
     const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
-    expect(seen.some((v) => v > 0 && v < 100), `progress values ${seen.join(',')}`).to.equal(true);
+    expect(
+      seen.some((v) => v > 0 && v < 100),
+      `progress values ${seen.join(',')}`,
+    ).to.equal(true);
     expect(seen[seen.length - 1]).to.equal(100);
     expect(statSync(path.join(folder, 'big.bin')).size).to.equal(body.length);
     // The folder topic brings the new file into the list.
@@ -163,12 +174,18 @@ describe('e2e: the Files app', function () {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
     const before = readdirSync(folder).sort();
     await page.locator('input[type="file"]').setInputFiles({ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: body });
-    await page.waitForFunction(() => Number(document.querySelector('[role="progressbar"][aria-label="Upload of slow.bin"]')?.getAttribute('aria-valuenow')) > 0);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[role="progressbar"][aria-label="Upload of slow.bin"]')?.getAttribute('aria-valuenow')) > 0,
+    );
     await page.getByRole('button', { name: 'Cancel the upload of slow.bin' }).click();
     await page.waitForFunction(() => document.querySelector('li.upload[data-name="slow.bin"]')?.getAttribute('data-state') === 'cancelled');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await until('the partial upload to vanish', () => JSON.stringify(readdirSync(folder).sort()) === JSON.stringify(before), 20_000).catch((err: Error) => {
-      throw new Error(`${err.message}: ${readdirSync(folder).filter((n) => !before.includes(n)).join(', ')}`);
+      throw new Error(
+        `${err.message}: ${readdirSync(folder)
+          .filter((n) => !before.includes(n))
+          .join(', ')}`,
+      );
     });
     await page.getByRole('button', { name: en['files.upload.clear'] }).click();
   });
@@ -248,7 +265,9 @@ describe('e2e: the Files app', function () {
     await page.waitForURL(`**${appPath}/trash/${share.id}`);
     const row = page.locator('tr[data-name="gamma.txt"]');
     await row.waitFor();
-    expect(await row.textContent()).to.contain('/gamma.txt').and.to.contain('admin');
+    expect(await row.textContent())
+      .to.contain('/gamma.txt')
+      .and.to.contain('admin');
     await page.screenshot({ path: screenshotPath('files-trash-en') });
     await row.getByRole('checkbox').check();
     await page.getByRole('button', { name: en['files.trash.restore'] }).click();
@@ -282,7 +301,9 @@ describe('e2e: the Files app', function () {
 
   it('shows thumbnails of the pictures on screen in the grid view', async () => {
     mkdirSync(path.join(folder, 'Photos'));
-    await photo(640, 480).png().toFile(path.join(folder, 'Photos', 'sunset.png'));
+    await photo(640, 480)
+      .png()
+      .toFile(path.join(folder, 'Photos', 'sunset.png'));
     writeFileSync(path.join(folder, 'Photos', 'notes.txt'), 'not a picture');
     await openFolder(`${share.id}/Photos`);
     await option('sunset.png').waitFor();

@@ -78,7 +78,9 @@ describe('e2e: users, personal settings and two-step sign-in', function () {
     await d.getByLabel(cpEn['controlPanel.password.repeat']).fill(alicePassword);
     await d.getByRole('button', { name: cpEn['controlPanel.users.createSubmit'] }).click();
     await expectText(p.getByRole('status').filter({ hasText: 'alice' }), fill(cpEn['controlPanel.users.created'], { username: 'alice' }));
-    const row = cp(p).getByRole('row').filter({ has: p.getByRole('button', { name: 'alice', exact: true }) });
+    const row = cp(p)
+      .getByRole('row')
+      .filter({ has: p.getByRole('button', { name: 'alice', exact: true }) });
     await row.waitFor();
     expect(await row.getByRole('cell').allTextContents()).to.deep.include.members(['Alice Example', 'No']);
     const created = (await box.daemon.db.query("SELECT language FROM users WHERE username = 'alice'"))[0] as { language: string }[];
@@ -277,7 +279,9 @@ describe('e2e: users, personal settings and two-step sign-in', function () {
     await d.getByLabel(cpDe['controlPanel.groups.description']).fill('Fotos und Dokumente');
     await d.getByRole('checkbox', { name: 'alice' }).check();
     await d.getByRole('button', { name: cpDe['controlPanel.groups.createSubmit'] }).click();
-    const row = cp(p).getByRole('row').filter({ has: p.getByRole('button', { name: 'family', exact: true }) });
+    const row = cp(p)
+      .getByRole('row')
+      .filter({ has: p.getByRole('button', { name: 'family', exact: true }) });
     await row.waitFor();
     expect(await row.getByRole('cell').last().textContent()).to.equal('alice');
     await p.screenshot({ path: screenshotPath('identity-groups-de') });

@@ -35,7 +35,16 @@ describe('e2e: Storage Manager on zfs-fuse', function () {
     sh(['mkfs.ext4', '-q', '-F', disks.loops[small]!]);
     box = await startTestDaemon(
       { webDir },
-      { storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * 1024 * 1024, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'], scrubPollMs: 200 } },
+      {
+        storage: {
+          apply: true,
+          includeLoopDevices: true,
+          minDiskBytes: 64 * 1024 * 1024,
+          mountRoot: path.join(disks.work, 'mnt'),
+          importDirs: ['/dev'],
+          scrubPollMs: 200,
+        },
+      },
     );
     browser = await launchChromium();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });

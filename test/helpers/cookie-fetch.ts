@@ -11,7 +11,8 @@ export function cookieFetch(): { fetch: typeof fetch; cookies: Map<string, strin
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1] ?? '').getTime() < Date.now()) || attrs.some((a) => /^\s*max-age=0/i.test(a));
+      const expired =
+        attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1] ?? '').getTime() < Date.now()) || attrs.some((a) => /^\s*max-age=0/i.test(a));
       if (expired || value === '') cookies.delete(name);
       else cookies.set(name, value);
     }

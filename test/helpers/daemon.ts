@@ -34,7 +34,18 @@ export interface TestDaemon {
 export async function startTestDaemon(config: Partial<Config> = {}, options: Pick<DaemonOptions, 'clock' | 'logs' | 'storage'> = {}): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));
   const daemon = await createDaemon({
-    config: { mode: 'development', host: '127.0.0.1', port: 0, adminPassword, logLevel: 'debug', logToConsole: false, validateResponses: true, webDir: null, ...config, dataDir },
+    config: {
+      mode: 'development',
+      host: '127.0.0.1',
+      port: 0,
+      adminPassword,
+      logLevel: 'debug',
+      logToConsole: false,
+      validateResponses: true,
+      webDir: null,
+      ...config,
+      dataDir,
+    },
     env: {},
     ...options,
   });

@@ -12,7 +12,10 @@ export function uniqueName(prefix = 'user'): string {
 }
 
 /** Creates a user through the users API as the given administrator. */
-export async function createUser(admin: TestClient, options: Partial<{ username: string; admin: boolean; smb: boolean; sftp: boolean; groupIds: number[] }> = {}): Promise<UserSummary> {
+export async function createUser(
+  admin: TestClient,
+  options: Partial<{ username: string; admin: boolean; smb: boolean; sftp: boolean; groupIds: number[] }> = {},
+): Promise<UserSummary> {
   return admin.api.users.create({ body: { username: options.username ?? uniqueName(), password: userPassword, ...options } });
 }
 

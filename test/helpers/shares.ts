@@ -30,9 +30,15 @@ export async function makeShare(admin: TestClient, name: string): Promise<{ shar
 export async function insertGroup(box: TestDaemon, name: string, memberIds: number[]): Promise<number> {
   const db = box.daemon.db;
   const now = new Date().toISOString();
-  const [{ gid }] = (await db.query<{ gid: number }>('SELECT COALESCE(MAX(gid), 29999) + 1 AS gid FROM groups WHERE gid >= 30000', { type: QueryTypes.SELECT })) as [{ gid: number }];
-  await db.query('INSERT INTO groups (name, gid, description, built_in, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)', { replacements: [name, gid, '', now, now] });
-  const [{ id }] = (await db.query<{ id: number }>('SELECT id FROM groups WHERE name = ?', { replacements: [name], type: QueryTypes.SELECT })) as [{ id: number }];
+  const [{ gid }] = (await db.query<{ gid: number }>('SELECT COALESCE(MAX(gid), 29999) + 1 AS gid FROM groups WHERE gid >= 30000', {
+    type: QueryTypes.SELECT,
+  })) as [{ gid: number }];
+  await db.query('INSERT INTO groups (name, gid, description, built_in, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)', {
+    replacements: [name, gid, '', now, now],
+  });
+  const [{ id }] = (await db.query<{ id: number }>('SELECT id FROM groups WHERE name = ?', { replacements: [name], type: QueryTypes.SELECT })) as [
+    { id: number },
+  ];
   for (const userId of memberIds) await db.query('INSERT INTO group_members (group_id, user_id) VALUES (?, ?)', { replacements: [id, userId] });
   return id;
 }

@@ -31,7 +31,16 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
   let smbConf: string;
   let db: Sequelize;
   let identity: Awaited<ReturnType<typeof createIdentity>>;
-  const actor: Principal = { id: -1, username: 'test-admin', displayName: '', language: 'en', totpEnabled: false, admin: true, rights: new Set(), sessionId: 'test' };
+  const actor: Principal = {
+    id: -1,
+    username: 'test-admin',
+    displayName: '',
+    language: 'en',
+    totpEnabled: false,
+    admin: true,
+    rights: new Set(),
+    sessionId: 'test',
+  };
 
   const run = (cmd: string, args: string[], input?: string) => spawnSync(cmd, args, { input, encoding: 'utf8', timeout: 20_000 });
   const getent = (db: 'passwd' | 'group' | 'shadow', key: string) => run('getent', [db, key]);
@@ -64,12 +73,17 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
 
   after(async () => {
     // Every account and group of this run, whatever state a failed test left.
-    for (const line of run('getent', ['passwd']).stdout.split('\n').filter((l) => l.startsWith(prefix))) {
+    for (const line of run('getent', ['passwd'])
+      .stdout.split('\n')
+      .filter((l) => l.startsWith(prefix))) {
       const user = line.split(':')[0]!;
       run('smbpasswd', ['-c', smbConf, '-x', user]);
       run('userdel', [user]);
     }
-    for (const line of run('getent', ['group']).stdout.split('\n').filter((l) => l.startsWith(prefix))) run('groupdel', [line.split(':')[0]!]);
+    for (const line of run('getent', ['group'])
+      .stdout.split('\n')
+      .filter((l) => l.startsWith(prefix)))
+      run('groupdel', [line.split(':')[0]!]);
     await db?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

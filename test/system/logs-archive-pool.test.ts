@@ -36,7 +36,10 @@ describe('logs: the archive on a real pool', function () {
   });
 
   it('offers the pool and writes entries past retention into daily files on it', async () => {
-    seedLogs(box, [40, 35].map((d, i) => ({ level: 'info' as const, source: 'system/archived', message: `old ${i}`, time: daysAgo(d) })));
+    seedLogs(
+      box,
+      [40, 35].map((d, i) => ({ level: 'info' as const, source: 'system/archived', message: `old ${i}`, time: daysAgo(d) })),
+    );
     const status = await admin.api.logs.updateSettings({ body: { maxBytes: 256 * 1024 * 1024, retentionDays: 30, archive: true, archivePool: pool } });
     expect(status.archivePools).to.include(pool);
     expect(status.archivePool).to.equal(pool);

@@ -25,7 +25,20 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
   before(async () => {
     await ensureZfsFuse();
     disks.add(2);
-    box = await startTestDaemon({}, { clock: { now: () => now }, storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * mib, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'], scrubPollMs: 200 } });
+    box = await startTestDaemon(
+      {},
+      {
+        clock: { now: () => now },
+        storage: {
+          apply: true,
+          includeLoopDevices: true,
+          minDiskBytes: 64 * mib,
+          mountRoot: path.join(disks.work, 'mnt'),
+          importDirs: ['/dev'],
+          scrubPollMs: 200,
+        },
+      },
+    );
     admin = await box.signIn();
     await makePool(poolA, 0);
     await makePool(poolB, 1);
@@ -83,7 +96,9 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
     ]);
     // While the file equals a version, that version is not listed.
     writeFileSync(file, 'two');
-    expect((await admin.api.fileVersions.list({ params: { shareId }, query: { path: 'a.txt' } })).versions.map((v) => v.version)).to.deep.equal(['service-manual-20261123T101600Z']);
+    expect((await admin.api.fileVersions.list({ params: { shareId }, query: { path: 'a.txt' } })).versions.map((v) => v.version)).to.deep.equal([
+      'service-manual-20261123T101600Z',
+    ]);
     writeFileSync(file, 'three');
 
     const oldest = list.versions[1]!;
@@ -91,7 +106,10 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
     const stamp = oldest.snapshotAt.slice(0, 10) + ' ' + oldest.snapshotAt.slice(11, 13) + '.' + oldest.snapshotAt.slice(14, 16);
     expect(readFileSync(path.join(root, `a (version ${stamp} UTC).txt`), 'utf8')).to.equal('one');
-    const over = await waitJob(admin, await admin.api.fileVersions.restore({ params: { shareId }, body: { path: 'a.txt', version: oldest.version, overwrite: true } }));
+    const over = await waitJob(
+      admin,
+      await admin.api.fileVersions.restore({ params: { shareId }, body: { path: 'a.txt', version: oldest.version, overwrite: true } }),
+    );
     expect(over.state, JSON.stringify(over.error)).to.equal('succeeded');
     expect(readFileSync(file, 'utf8')).to.equal('one');
 
@@ -107,7 +125,10 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
 
   it('takes a daily restore point while on and prunes it after 7 days (fake clock)', async () => {
     const dataset = `${poolA}/shares/docs`;
-    const restoreNames = () => sh(['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', dataset]).split('\n').filter((n) => n.includes('@service-restore-'));
+    const restoreNames = () =>
+      sh(['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', dataset])
+        .split('\n')
+        .filter((n) => n.includes('@service-restore-'));
     await box.daemon.scheduler.runNow('storage.restorePoints');
     expect(restoreNames()).to.deep.equal([]);
     await admin.request('PUT', `/api/shares/${shareId}/restore-points`, { body: { enabled: true } });

@@ -9,7 +9,8 @@ import type { TestClient } from '../helpers/daemon.ts';
  * Runs a command for the fixture. A wedged zfs-fuse can leave zpool waiting for ever: the
  * timeout turns that into a failing test instead of a suite that never ends.
  */
-export const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' });
+export const sh = (argv: string[]) =>
+  execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' });
 
 function quiet(argv: string[]): void {
   try {

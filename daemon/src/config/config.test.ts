@@ -27,7 +27,10 @@ describe('loadConfig', () => {
       throw new Error('expected a ConfigError');
     })();
     expect(err).to.be.instanceOf(ConfigError);
-    expect(err.message).to.match(/BOX_MODE: .*development, box/).and.match(/BOX_PORT: /).and.match(/BOX_LOG_LEVEL: /);
+    expect(err.message)
+      .to.match(/BOX_MODE: .*development, box/)
+      .and.match(/BOX_PORT: /)
+      .and.match(/BOX_LOG_LEVEL: /);
   });
 
   it('reads an optional JSON config file, the environment winning, and refuses unknown keys', () => {

@@ -19,7 +19,9 @@ export async function openDatabase(file: string, logger: Logger): Promise<Sequel
     hooks: {
       afterConnect: async (connection) => {
         await new Promise<void>((resolve, reject) =>
-          (connection as { run: (sql: string, cb: (err: Error | null) => void) => void }).run('PRAGMA busy_timeout = 5000', (err) => (err ? reject(err) : resolve())),
+          (connection as { run: (sql: string, cb: (err: Error | null) => void) => void }).run('PRAGMA busy_timeout = 5000', (err) =>
+            err ? reject(err) : resolve(),
+          ),
         );
       },
     },

@@ -26,7 +26,8 @@ describe('migrate', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const tables = async () => (await db.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", { type: QueryTypes.SELECT })).map((r) => r.name);
+  const tables = async () =>
+    (await db.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", { type: QueryTypes.SELECT })).map((r) => r.name);
 
   it('applies pending migrations in order, once', async () => {
     migration(dir, '20260101000000-first', "await sequelize.query('CREATE TABLE a (id INTEGER)', { transaction });");

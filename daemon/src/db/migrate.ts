@@ -64,13 +64,21 @@ export async function migrate(sequelize: Sequelize, logger: Logger, dir = migrat
         })),
         context: { qi: sequelize.getQueryInterface(), sequelize, transaction },
         storage: transactionalStorage(sequelize, transaction),
-        logger: { info: (m) => logger.info('migration', { component: 'db', ...m }), warn: (m) => logger.warn('migration', m), error: (m) => logger.error('migration', m), debug: () => undefined },
+        logger: {
+          info: (m) => logger.info('migration', { component: 'db', ...m }),
+          warn: (m) => logger.warn('migration', m),
+          error: (m) => logger.error('migration', m),
+          debug: () => undefined,
+        },
       });
       const applied = await umzug.up();
       return applied.map((m) => m.name);
     });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-    throw new MigrationError(`A database migration failed; the database was left unchanged: ${(err as Error).message}${cause !== err ? ` (${(cause as Error).message})` : ''}`, { cause: err });
+    throw new MigrationError(
+      `A database migration failed; the database was left unchanged: ${(err as Error).message}${cause !== err ? ` (${(cause as Error).message})` : ''}`,
+      { cause: err },
+    );
   }
 }

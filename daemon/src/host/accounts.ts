@@ -54,8 +54,20 @@ export class SystemAccounts {
   /** useradd, then the passwords; a failure after useradd removes the half-made account again. */
   async createUser(account: NewAccount): Promise<void> {
     await this.runner.run([
-      'useradd', '--uid', String(account.uid), '--gid', usersGroup, '--no-user-group', '--no-create-home',
-      '--home-dir', '/nonexistent', '--shell', nologinShell, '--comment', commentOf(account.displayName), account.username,
+      'useradd',
+      '--uid',
+      String(account.uid),
+      '--gid',
+      usersGroup,
+      '--no-user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      nologinShell,
+      '--comment',
+      commentOf(account.displayName),
+      account.username,
     ]);
     try {
       await this.setPassword(account.username, account.password);

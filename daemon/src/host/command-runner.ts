@@ -73,19 +73,24 @@ export class CommandRunner {
         options.signal?.removeEventListener('abort', onAbort);
         fn();
       };
-      const child = execFile(file, args, { maxBuffer: 64 * 1024 * 1024, env: options.env ?? process.env, encoding: 'utf8', killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-        settle(() => {
-          const errno = (error as NodeJS.ErrnoException | null)?.code;
-          if (errno === 'ENOENT') {
-            reject(new CommandError(argv, { stdout: '', stderr: `${file}: command not found`, exitCode: 127 }));
-            return;
-          }
-          const code = error ? (typeof errno === 'number' ? errno : (child.exitCode ?? -1)) : 0;
-          const result = { stdout, stderr, exitCode: code };
-          if (code !== 0 && !options.allowFailure) reject(new CommandError(argv, result));
-          else resolve(result);
-        });
-      });
+      const child = execFile(
+        file,
+        args,
+        { maxBuffer: 64 * 1024 * 1024, env: options.env ?? process.env, encoding: 'utf8', killSignal: 'SIGKILL' },
+        (error, stdout, stderr) => {
+          settle(() => {
+            const errno = (error as NodeJS.ErrnoException | null)?.code;
+            if (errno === 'ENOENT') {
+              reject(new CommandError(argv, { stdout: '', stderr: `${file}: command not found`, exitCode: 127 }));
+              return;
+            }
+            const code = error ? (typeof errno === 'number' ? errno : (child.exitCode ?? -1)) : 0;
+            const result = { stdout, stderr, exitCode: code };
+            if (code !== 0 && !options.allowFailure) reject(new CommandError(argv, result));
+            else resolve(result);
+          });
+        },
+      );
       const giveUp = (why: string) => {
         child.kill('SIGKILL');
         settle(() => reject(new CommandError(argv, { stdout: '', stderr: why, exitCode: -1 })));

@@ -79,7 +79,9 @@ export function createHttpApp(options: HttpAppOptions, sessions: RequestHandler)
   api.use('/api', sessions);
   options.mountApi(api);
   app.use(api);
-  app.use('/api', (req, _res, next) => next(new ProblemError('request.route.not_found', undefined, { detail: `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}` })));
+  app.use('/api', (req, _res, next) =>
+    next(new ProblemError('request.route.not_found', undefined, { detail: `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}` })),
+  );
   if (options.webDir && existsSync(path.join(options.webDir, 'index.html'))) app.use(webDesktop(options.webDir));
   app.use((req, _res, next) => next(new ProblemError('request.route.not_found', undefined, { detail: `Nothing at ${req.method} ${req.path}` })));
   app.use(problemHandler(options.logger));

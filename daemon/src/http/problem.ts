@@ -34,7 +34,10 @@ export function problemBody(err: ProblemError, requestId: string): ProblemDetail
 export function sendProblem(res: Response, err: ProblemError): void {
   const requestId = String(res.getHeader('X-Request-Id') ?? '');
   for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-  res.status(err.status).type(problemContentType).send(JSON.stringify(problemBody(err, requestId)));
+  res
+    .status(err.status)
+    .type(problemContentType)
+    .send(JSON.stringify(problemBody(err, requestId)));
 }
 
 /** The last middleware: every failure leaves as problem details, the unexpected ones logged with their stack. */

@@ -21,5 +21,10 @@ export function validatePart<T>(schema: Joi.Schema<T>, value: unknown, code: Err
 /** In tests every JSON answer is checked against its schema, so the documented shapes cannot drift. */
 export function checkResponse(schema: Joi.Schema, value: unknown, routeId: string): void {
   const { error } = schema.validate(value, { abortEarly: false, convert: false });
-  if (error) throw new Error(`Answer of ${routeId} breaks its schema: ${fieldErrors(error).map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  if (error)
+    throw new Error(
+      `Answer of ${routeId} breaks its schema: ${fieldErrors(error)
+        .map((e) => `${e.path}: ${e.message}`)
+        .join('; ')}`,
+    );
 }

@@ -91,7 +91,11 @@ export const loginResponse = Joi.alternatives<LoginResponse>()
   .id('LoginResponse');
 
 /** A 6-digit TOTP code; spaces an app shows in the middle are allowed. */
-const totpCode = () => Joi.string().trim().replace(/\s+/g, '').pattern(/^\d{6}$/);
+const totpCode = () =>
+  Joi.string()
+    .trim()
+    .replace(/\s+/g, '')
+    .pattern(/^\d{6}$/);
 /** The password rules proper (length, user name, common list) are checked by the daemon with auth.password.weak. */
 const newPassword = () => Joi.string().min(1).max(1024);
 
@@ -110,8 +114,12 @@ export const recoverResponse = Joi.object<RecoverResponse, true>({
 
 export const totpEnrollment = Joi.object<TotpEnrollment, true>({
   secret: Joi.string().required(),
-  uri: Joi.string().pattern(/^otpauth:\/\/totp\//).required(),
-  qrCode: Joi.string().pattern(/^data:image\/png;base64,/).required(),
+  uri: Joi.string()
+    .pattern(/^otpauth:\/\/totp\//)
+    .required(),
+  qrCode: Joi.string()
+    .pattern(/^data:image\/png;base64,/)
+    .required(),
 }).id('TotpEnrollment');
 
 export const totpConfirmRequest = Joi.object<TotpConfirmRequest, true>({ code: totpCode().required() }).id('TotpConfirmRequest');

@@ -37,11 +37,17 @@ const fileVersion = Joi.object<FileVersion, true>({
   size: Joi.number().integer().min(0).allow(null).required(),
   modifiedAt: isoTime().required(),
 }).id('FileVersion');
-const fileVersionList = Joi.object<FileVersionList, true>({ path: Joi.string().allow('').required(), deleted: Joi.boolean().required(), versions: Joi.array().items(fileVersion).required() }).id('FileVersionList');
+const fileVersionList = Joi.object<FileVersionList, true>({
+  path: Joi.string().allow('').required(),
+  deleted: Joi.boolean().required(),
+  versions: Joi.array().items(fileVersion).required(),
+}).id('FileVersionList');
 const relPath = () => Joi.string().min(1).max(4096);
 const fileVersionRestoreRequest = Joi.object<FileVersionRestoreRequest, true>({
   path: relPath().required(),
-  version: Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,200}$/).required(),
+  version: Joi.string()
+    .pattern(/^[A-Za-z0-9_.:-]{1,200}$/)
+    .required(),
   overwrite: Joi.boolean().default(false),
 }).id('FileVersionRestoreRequest');
 
@@ -55,7 +61,8 @@ export const fileVersionsRoutes = {
     method: 'GET',
     path: '/api/files/{shareId}/versions',
     access: 'user',
-    summary: "Earlier versions of an entry from the share dataset's snapshots: newest first, once per distinct content, not while equal to the current entry, deleted entries too; empty for a share without dataset; needs read access",
+    summary:
+      "Earlier versions of an entry from the share dataset's snapshots: newest first, once per distinct content, not while equal to the current entry, deleted entries too; empty for a share without dataset; needs read access",
     params: shareIdParams,
     query: pathQuery,
     status: 200,
@@ -67,7 +74,8 @@ export const fileVersionsRoutes = {
     method: 'POST',
     path: '/api/files/{shareId}/versions/restore',
     access: 'user',
-    summary: 'Copies a version next to the entry as `name (version yyyy-MM-dd HH.mm UTC)`, or over it with overwrite=true (files replaced, folders merged); a job; needs read-write access',
+    summary:
+      'Copies a version next to the entry as `name (version yyyy-MM-dd HH.mm UTC)`, or over it with overwrite=true (files replaced, folders merged); a job; needs read-write access',
     params: shareIdParams,
     body: fileVersionRestoreRequest,
     status: 202,

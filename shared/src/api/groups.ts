@@ -90,7 +90,15 @@ export const groupsRoutes = {
     body: groupUpdate,
     status: 200,
     response: groupSummary,
-    errors: ['groups.group.not_found', 'groups.group.built_in', 'groups.name.taken', 'groups.name.reserved', 'groups.member.not_found', 'users.admin.last', 'users.account.host_failed'],
+    errors: [
+      'groups.group.not_found',
+      'groups.group.built_in',
+      'groups.name.taken',
+      'groups.name.reserved',
+      'groups.member.not_found',
+      'users.admin.last',
+      'users.account.host_failed',
+    ],
   }),
   remove: defineRoute({
     id: 'groups.remove',

@@ -103,7 +103,16 @@ const userIdParams = Joi.object<{ userId: number }, true>({ userId: id().require
 const confirmQuery = Joi.object<{ confirm: string }, true>({ confirm: Joi.string().max(300).required() });
 
 export const homesRoutes = {
-  overview: defineRoute({ id: 'homes.overview', method: 'GET', path: '/api/homes', access: 'admin', summary: "Home pool, every pool and whether it can take homes, default quota, every home (deleted users' included)", status: 200, response: homeOverview, errors: [] }),
+  overview: defineRoute({
+    id: 'homes.overview',
+    method: 'GET',
+    path: '/api/homes',
+    access: 'admin',
+    summary: "Home pool, every pool and whether it can take homes, default quota, every home (deleted users' included)",
+    status: 200,
+    response: homeOverview,
+    errors: [],
+  }),
   delete: defineRoute({
     id: 'homes.delete',
     method: 'DELETE',

@@ -86,7 +86,12 @@ export interface TrashSettingsRequest {
   retentionDays: number;
 }
 
-const shareName = () => Joi.string().trim().min(1).max(80).pattern(/^[^\0/\\]+$/);
+const shareName = () =>
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(80)
+    .pattern(/^[^\0/\\]+$/);
 const description = () => Joi.string().allow('').max(500);
 
 const shareBase = {

@@ -11,8 +11,7 @@ export type StoragePlanRequest =
   | { kind: 'disk.replace'; pool: string; oldDisk: string; newDisk: string };
 
 export type SharePlanRequest =
-  | { kind: 'share.create'; pool: string; name: string; quotaBytes?: number | null }
-  | { kind: 'share.delete'; shareId: number; destroyData: boolean };
+  { kind: 'share.create'; pool: string; name: string; quotaBytes?: number | null } | { kind: 'share.delete'; shareId: number; destroyData: boolean };
 
 export interface StoragePlanPreview {
   planId: string;
@@ -49,10 +48,17 @@ export const storagePlanRequest = Joi.alternatives<StoragePlanRequest>()
       { is: Joi.valid('pool.import.readonly', 'pool.import', 'pool.export'), then: Joi.object({ kind: Joi.string().required(), pool: poolName().required() }) },
       {
         is: 'disk.replace',
-        then: Joi.object({ kind: Joi.string().valid('disk.replace').required(), pool: poolName().required(), oldDisk: Joi.string().min(1).max(256).required(), newDisk: diskName().required() }),
+        then: Joi.object({
+          kind: Joi.string().valid('disk.replace').required(),
+          pool: poolName().required(),
+          oldDisk: Joi.string().min(1).max(256).required(),
+          newDisk: diskName().required(),
+        }),
       },
     ],
-    otherwise: Joi.object({ kind: Joi.string().valid('pool.create', 'pool.import.readonly', 'pool.import', 'pool.export', 'disk.replace').required() }).unknown(true),
+    otherwise: Joi.object({ kind: Joi.string().valid('pool.create', 'pool.import.readonly', 'pool.import', 'pool.export', 'disk.replace').required() }).unknown(
+      true,
+    ),
   })
   .id('StoragePlanRequest') as unknown as Joi.Schema<StoragePlanRequest>; // joi's alternatives() loses the bound type
 
@@ -64,11 +70,19 @@ export const sharePlanRequest = Joi.alternatives<SharePlanRequest>()
         then: Joi.object({
           kind: Joi.string().valid('share.create').required(),
           pool: poolName().required(),
-          name: Joi.string().pattern(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,79}$/).required(),
-          quotaBytes: Joi.number().integer().min(1024 * 1024).allow(null),
+          name: Joi.string()
+            .pattern(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,79}$/)
+            .required(),
+          quotaBytes: Joi.number()
+            .integer()
+            .min(1024 * 1024)
+            .allow(null),
         }),
       },
-      { is: 'share.delete', then: Joi.object({ kind: Joi.string().valid('share.delete').required(), shareId: id().required(), destroyData: Joi.boolean().required() }) },
+      {
+        is: 'share.delete',
+        then: Joi.object({ kind: Joi.string().valid('share.delete').required(), shareId: id().required(), destroyData: Joi.boolean().required() }),
+      },
     ],
     otherwise: Joi.object({ kind: Joi.string().valid('share.create', 'share.delete').required() }).unknown(true),
   })

@@ -93,9 +93,13 @@ export const snapshot = Joi.object<Snapshot, true>({
   serviceKind: Joi.string().valid('manual', 'restore', 'hourly', 'daily', 'weekly', 'monthly').allow(null).required(),
 }).id('Snapshot');
 
-export const snapshotList = Joi.object<SnapshotList, true>({ dataset: Joi.string().required(), snapshots: Joi.array().items(snapshot).required() }).id('SnapshotList');
+export const snapshotList = Joi.object<SnapshotList, true>({ dataset: Joi.string().required(), snapshots: Joi.array().items(snapshot).required() }).id(
+  'SnapshotList',
+);
 export const snapshotCreateRequest = Joi.object<SnapshotCreateRequest, true>({ dataset: datasetName().required() }).id('SnapshotCreateRequest');
-export const snapshotRequest = Joi.object<SnapshotRequest, true>({ dataset: datasetName().required(), snapshot: snapshotPart().required() }).id('SnapshotRequest');
+export const snapshotRequest = Joi.object<SnapshotRequest, true>({ dataset: datasetName().required(), snapshot: snapshotPart().required() }).id(
+  'SnapshotRequest',
+);
 export const datasetQuery = Joi.object<{ dataset: string }, true>({ dataset: datasetName().required() });
 
 const snapshotSchedule = Joi.object<SnapshotSchedule, true>({

@@ -6,7 +6,11 @@ import { defineRoute } from './route.ts';
 import { languages, type Language } from './system.ts';
 
 /** Debian's NAME_REGEX: what useradd and groupadd accept as account names. */
-export const accountName = () => Joi.string().pattern(/^[a-z_][a-z0-9_-]*$/).min(1).max(32);
+export const accountName = () =>
+  Joi.string()
+    .pattern(/^[a-z_][a-z0-9_-]*$/)
+    .min(1)
+    .max(32);
 
 export interface UserSummary {
   id: number;
@@ -148,7 +152,14 @@ export const usersRoutes = {
     body: newUser,
     status: 201,
     response: userSummary,
-    errors: ['users.username.taken', 'users.username.reserved', 'users.uid.exhausted', 'auth.password.weak', 'groups.member.not_found', 'users.account.host_failed'],
+    errors: [
+      'users.username.taken',
+      'users.username.reserved',
+      'users.uid.exhausted',
+      'auth.password.weak',
+      'groups.member.not_found',
+      'users.account.host_failed',
+    ],
   }),
   update: defineRoute({
     id: 'users.update',

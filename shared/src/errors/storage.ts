@@ -20,6 +20,10 @@ export const storageErrors = defineErrors({
   'storage.snapshot.not_found': { status: 404, title: 'There is no such snapshot', params: ['snapshot'] },
   'storage.snapshot.not_held': { status: 409, title: 'The snapshot has no hold named service', params: ['snapshot'] },
   'storage.snapshot.already_held': { status: 409, title: 'The snapshot already has the hold named service', params: ['snapshot'] },
-  'storage.apply.disabled': { status: 409, title: 'This machine only logs storage changes (development mode): a plan whose later steps need their result cannot run', params: ['kind'] },
+  'storage.apply.disabled': {
+    status: 409,
+    title: 'This machine only logs storage changes (development mode): a plan whose later steps need their result cannot run',
+    params: ['kind'],
+  },
   'storage.alert.not_found': { status: 404, title: 'There is no such current alert', params: ['key'] },
 });

@@ -2,7 +2,8 @@ import type { Appearance, Wallpaper } from '../../../shared/src/api/desktop.ts';
 
 /** The built-in wallpapers: CSS only, so they cost no download. */
 export const wallpaperCss: Record<Wallpaper, string> = {
-  aurora: 'radial-gradient(ellipse at 20% 10%, #9fe3d2 0%, transparent 55%), radial-gradient(ellipse at 80% 0%, #b7a6f2 0%, transparent 50%), linear-gradient(160deg, #1d3557 0%, #274c77 55%, #3d5a80 100%)',
+  aurora:
+    'radial-gradient(ellipse at 20% 10%, #9fe3d2 0%, transparent 55%), radial-gradient(ellipse at 80% 0%, #b7a6f2 0%, transparent 50%), linear-gradient(160deg, #1d3557 0%, #274c77 55%, #3d5a80 100%)',
   dunes: 'radial-gradient(ellipse at 70% 110%, #c9793f 0%, transparent 60%), linear-gradient(175deg, #f7dfbd 0%, #eab98a 55%, #d38c5a 100%)',
   forest: 'radial-gradient(ellipse at 30% 0%, #bfe0b0 0%, transparent 50%), linear-gradient(165deg, #6d9f71 0%, #3f6e4c 50%, #24452f 100%)',
   lake: 'radial-gradient(ellipse at 50% 120%, #5fa8d3 0%, transparent 60%), linear-gradient(180deg, #e3f2fd 0%, #a9d1ee 50%, #62a0c9 100%)',

@@ -121,7 +121,15 @@ export class AuthService {
 
   /** Built from the request's principal: the most frequent call of the desktop reads no table. */
   session(req: Request, user: Principal): UserInfo {
-    return { id: user.id, username: user.username, displayName: user.displayName, admin: user.admin, totpEnabled: user.totpEnabled, language: user.language, csrfToken: csrfTokenOf(req) };
+    return {
+      id: user.id,
+      username: user.username,
+      displayName: user.displayName,
+      admin: user.admin,
+      totpEnabled: user.totpEnabled,
+      language: user.language,
+      csrfToken: csrfTokenOf(req),
+    };
   }
 
   async totpEnroll(principal: Principal): Promise<TotpEnrollment> {
@@ -149,7 +157,11 @@ export class AuthService {
     if (!(await this.deps.totp.enabled(principal.id))) throw new ProblemError('auth.totp.not_enabled');
     await this.currentPassword(req, principal, body.password);
     const code = body.code.replace(/\s+/g, '');
-    const result = /^\d{6}$/.test(code) ? await this.deps.totp.check(principal.id, code) : (await this.deps.totp.useRecoveryCode(principal.id, code)) ? 'ok' : 'invalid';
+    const result = /^\d{6}$/.test(code)
+      ? await this.deps.totp.check(principal.id, code)
+      : (await this.deps.totp.useRecoveryCode(principal.id, code))
+        ? 'ok'
+        : 'invalid';
     if (result !== 'ok') {
       await this.deps.throttle.failed(principal.username, clientAddress(req));
       throw new ProblemError(result === 'reused' ? 'auth.totp.reused' : 'auth.totp.invalid');

@@ -30,7 +30,11 @@ describe('session store lifetimes', () => {
   });
 
   const set = (sid: string, data: Partial<SessionData>) =>
-    new Promise<void>((resolve, reject) => store.set(sid, { cookie: { originalMaxAge: idleMs, expires: new Date(Date.now() + idleMs) }, ...data } as SessionData, (err) => (err ? reject(err) : resolve())));
+    new Promise<void>((resolve, reject) =>
+      store.set(sid, { cookie: { originalMaxAge: idleMs, expires: new Date(Date.now() + idleMs) }, ...data } as SessionData, (err) =>
+        err ? reject(err) : resolve(),
+      ),
+    );
 
   it('keeps a session within both lifetimes', async () => {
     await set('fresh', { signedInAt: Date.now() });

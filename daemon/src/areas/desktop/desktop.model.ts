@@ -83,7 +83,8 @@ export function initDesktopModels(sequelize: Sequelize): DesktopModels {
     },
     {
       sequelize,
-      tableName: 'desktop_layouts', modelName: 'DesktopLayoutRow',
+      tableName: 'desktop_layouts',
+      modelName: 'DesktopLayoutRow',
       indexes: [{ unique: true, fields: ['user_id', 'device_id'] }],
     },
   );
@@ -112,7 +113,8 @@ export function initDesktopModels(sequelize: Sequelize): DesktopModels {
     },
     {
       sequelize,
-      tableName: 'window_preferences', modelName: 'WindowPreferenceRow',
+      tableName: 'window_preferences',
+      modelName: 'WindowPreferenceRow',
       indexes: [{ unique: true, fields: ['user_id', 'app_id'] }],
     },
   );

@@ -90,7 +90,8 @@ export async function sendFile(req: Request, res: Response, file: OpenFile, inli
       return;
     }
     const plan = rangeStillValid(req, etag, lastModified) ? planRange(req.get('Range'), file.size) : ({ kind: 'full' } as const);
-    if (plan.kind === 'unsatisfiable') throw new ProblemError('fs.range.not_satisfiable', { size: file.size }, { headers: { 'Content-Range': `bytes */${file.size}` } });
+    if (plan.kind === 'unsatisfiable')
+      throw new ProblemError('fs.range.not_satisfiable', { size: file.size }, { headers: { 'Content-Range': `bytes */${file.size}` } });
     const ext = path.extname(file.name);
     res.type(ext === '' ? 'application/octet-stream' : ext);
     res.setHeader('Content-Disposition', contentDisposition(file.name, inline));

@@ -17,7 +17,8 @@ export function filesHandlers(files: FilesService): AreaHandlers<typeof filesRou
       const file = await files.openForRead(user, params.shareId, query.path);
       await sendFile(req, res, file, query.inline === true);
     },
-    upload: ({ user, params, query, body, req }) => files.upload(user, params.shareId, query.path, query.overwrite === true, body, declaredLength(req.get('Content-Length'))),
+    upload: ({ user, params, query, body, req }) =>
+      files.upload(user, params.shareId, query.path, query.overwrite === true, body, declaredLength(req.get('Content-Length'))),
     createFolder: ({ user, params, body }) => files.createFolder(user, params.shareId, body.path),
     rename: ({ user, params, body }) => files.rename(user, params.shareId, body.path, body.newName),
   };

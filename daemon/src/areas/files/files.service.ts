@@ -51,7 +51,17 @@ export class FilesService {
     const target = r.link === 'inside' ? await targetStat(r.link, r.target) : r.stat;
     if (!target?.isDirectory()) throw new ProblemError('fs.entry.not_folder');
     const page = await listPage(
-      { shareId, folder: r.target, folderStat: target, root: r.root, rel: r.rel, sort: q.sort ?? 'name', order: q.order ?? 'asc', limit: q.limit ?? 200, cursor: q.cursor },
+      {
+        shareId,
+        folder: r.target,
+        folderStat: target,
+        root: r.root,
+        rel: r.rel,
+        sort: q.sort ?? 'name',
+        order: q.order ?? 'asc',
+        limit: q.limit ?? 200,
+        cursor: q.cursor,
+      },
       this.deps.listings,
     );
     return { ...page, path: r.rel, topic: topicName.folder(shareId, r.rel) };
@@ -88,7 +98,13 @@ export class FilesService {
     const to = path.join(r.parent, newName);
     const exists = () => new ProblemError('fs.entry.exists', { name: newName });
     const checkedRename = async () => {
-      if (await lstat(to).then(() => true, () => false)) throw exists();
+      if (
+        await lstat(to).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw exists();
       await rename(r.full, to).catch((err: unknown) => {
         throw ['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes(errno(err) ?? '') ? exists() : err;
       });

@@ -139,7 +139,11 @@ export async function listPage(req: PageRequest, cache: ListingCache<FolderSnaps
   let chosen: { page: Candidate[]; more: boolean };
   if (cached) {
     chosen = pageOf(await cached.listing(), after, sign, req.limit);
-    page = await statAll(req.folder, req.root, chosen.page.map((c) => c.name));
+    page = await statAll(
+      req.folder,
+      req.root,
+      chosen.page.map((c) => c.name),
+    );
   } else {
     const names = await readNames(req.folder);
     const isAfter = (c: Candidate) => after === null || sign * compare(c, after) > 0;
@@ -160,12 +164,21 @@ export async function listPage(req: PageRequest, cache: ListingCache<FolderSnaps
     // One pass picks the page without sorting everything; by name only the page's own entries are stat'ed.
     if (statted) {
       const pairs = statted.map((s, i) => ({ s, c: candidates[i] as Candidate }));
-      const picked = selectPage(pairs, (x, y) => sign * compare(x.c, y.c), (x) => isAfter(x.c), req.limit);
+      const picked = selectPage(
+        pairs,
+        (x, y) => sign * compare(x.c, y.c),
+        (x) => isAfter(x.c),
+        req.limit,
+      );
       chosen = { page: picked.page.map((x) => x.c), more: picked.more };
       page = picked.page.map((x) => x.s);
     } else {
       chosen = selectPage(candidates, (x, y) => sign * compare(x, y), isAfter, req.limit);
-      page = await statAll(req.folder, req.root, chosen.page.map((c) => c.name));
+      page = await statAll(
+        req.folder,
+        req.root,
+        chosen.page.map((c) => c.name),
+      );
     }
     // Keeping what was read costs nothing (it is sorted only when a next page asks); only a folder with more pages is worth it.
     if (after === null && chosen.more) cache.put(key, req.folderStat, candidates.length, snapshotOf(candidates));
@@ -173,6 +186,7 @@ export async function listPage(req: PageRequest, cache: ListingCache<FolderSnaps
   const items = page.map((s) => entryOf(req.rel === '' ? s.name : `${req.rel}/${s.name}`, s.name, s.stat, s.link, s.target));
   // The cursor is the last chosen position (by the key it was ordered with), even if that entry vanished meanwhile.
   const last = chosen.page[chosen.page.length - 1];
-  const nextCursor = chosen.more && last ? encodeCursor({ s: req.sort, o: req.order, name: last.name, key: last.key === null ? null : last.key.toString() }) : null;
+  const nextCursor =
+    chosen.more && last ? encodeCursor({ s: req.sort, o: req.order, name: last.name, key: last.key === null ? null : last.key.toString() }) : null;
   return { items, nextCursor };
 }

@@ -21,7 +21,14 @@ describe('selectPage', () => {
   const sorted = [...names].sort(byName);
 
   it('gives every page exactly as a full sort and slice would, from any starting point and input order', () => {
-    for (const [seed, limit] of [[1, 1], [2, 7], [3, 200], [4, 999], [5, 1000], [6, 1500]] as const) {
+    for (const [seed, limit] of [
+      [1, 1],
+      [2, 7],
+      [3, 200],
+      [4, 999],
+      [5, 1000],
+      [6, 1500],
+    ] as const) {
       const input = shuffled(names, seed);
       for (const start of [-1, 0, 10, 500, 998, 999]) {
         const after = start < 0 ? null : (sorted[start] as string);

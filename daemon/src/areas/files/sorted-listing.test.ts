@@ -32,12 +32,22 @@ describe('sorted listings', () => {
   it('pages exactly as selectPage does, in both orders, from positions in the list and between its entries', async () => {
     for (const items of [byName, bySize]) {
       const sorted = await sortInSlices(items);
-      const positions: (Candidate | null)[] = [null, ...[0, 1, 500, 4_000, 8_999, 9_000].map((i) => items[i] as Candidate), { name: 'zzzz', key: 25n }, { name: '', key: 0n }];
+      const positions: (Candidate | null)[] = [
+        null,
+        ...[0, 1, 500, 4_000, 8_999, 9_000].map((i) => items[i] as Candidate),
+        { name: 'zzzz', key: 25n },
+        { name: '', key: 0n },
+      ];
       for (const after of positions) {
         const from = after && items[0]?.key === null ? { ...after, key: null } : after;
         for (const sign of [1, -1] as const) {
           for (const limit of [1, 200, 10_000]) {
-            const expected = selectPage(items, (a, b) => sign * compare(a, b), (c) => from === null || sign * compare(c, from) > 0, limit);
+            const expected = selectPage(
+              items,
+              (a, b) => sign * compare(a, b),
+              (c) => from === null || sign * compare(c, from) > 0,
+              limit,
+            );
             const got = pageOf(sorted, from, sign, limit);
             expect(got.more, `more after ${from?.name} sign ${sign} limit ${limit}`).to.equal(expected.more);
             expect(got.page).to.deep.equal(expected.page);

@@ -48,7 +48,9 @@ describe('receiveUpload durability', () => {
   for (const overwrite of [false, true]) {
     it(`syncs the whole file before it gets its name, then the folder (overwrite ${overwrite})`, async () => {
       const target = path.join(folder, 'big.bin');
-      const seen = await watchSyncs(target, () => receiveUpload({ folder, name: 'big.bin', overwrite, body: Readable.from([body.subarray(0, 1000), body.subarray(1000)]), declaredLength: body.length }));
+      const seen = await watchSyncs(target, () =>
+        receiveUpload({ folder, name: 'big.bin', overwrite, body: Readable.from([body.subarray(0, 1000), body.subarray(1000)]), declaredLength: body.length }),
+      );
       expect(seen[0]).to.deep.equal({ folder: false, size: body.length, targetExists: false });
       expect(seen.some((s) => s.folder && s.targetExists)).to.equal(true);
       expect(readFileSync(target).equals(body)).to.equal(true);

@@ -21,7 +21,16 @@ const pool = (name: string, health: string, root: Partial<Dataset> = {}): Pool =
 
 describe('poolArchive', () => {
   it('offers healthy pools with a mounted, writable root and puts the archive in a folder of it', () => {
-    const list = { readAt: '', pools: [pool('degraded', 'DEGRADED'), pool('tank', 'ONLINE'), pool('ro', 'ONLINE', { readOnly: true }), pool('gone', 'ONLINE', { mounted: false }), pool('backup', 'ONLINE')] } as PoolList;
+    const list = {
+      readAt: '',
+      pools: [
+        pool('degraded', 'DEGRADED'),
+        pool('tank', 'ONLINE'),
+        pool('ro', 'ONLINE', { readOnly: true }),
+        pool('gone', 'ONLINE', { mounted: false }),
+        pool('backup', 'ONLINE'),
+      ],
+    } as PoolList;
     const archive = poolArchive(() => list);
     expect(archive.pools()).to.deep.equal(['tank', 'backup']);
     expect(archive.dir(null)).to.equal('/mnt/tank/.cellar-logs');

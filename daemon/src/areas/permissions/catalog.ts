@@ -7,7 +7,12 @@ export interface CatalogApp {
 }
 
 const fixedRights: PermissionRight[] = [
-  { id: specialRights.admin, kind: 'special', title: 'Administration', description: 'Every administrator operation; the box keeps at least one active administrator.' },
+  {
+    id: specialRights.admin,
+    kind: 'special',
+    title: 'Administration',
+    description: 'Every administrator operation; the box keeps at least one active administrator.',
+  },
   { id: specialRights.power, kind: 'special', title: 'Restart and shut down', description: 'Restart and shut down the box.' },
   { id: specialRights.smb, kind: 'protocol', title: 'SMB', description: 'Reach shares from Windows, macOS and Linux file managers.' },
   { id: specialRights.sftp, kind: 'protocol', title: 'SFTP', description: 'Reach shares with SFTP clients.' },

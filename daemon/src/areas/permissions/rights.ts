@@ -34,10 +34,23 @@ export class Rights {
   async groupsOf(userId: number, transaction?: Transaction): Promise<UserGrants['groups']> {
     const { groups, members } = this.deps.groups;
     const memberOf = (await members.findAll({ where: { userId }, transaction })).map((m) => m.groupId);
-    const rows = await groups.findAll({ transaction, order: [['builtIn', 'DESC'], ['name', 'ASC']] });
+    const rows = await groups.findAll({
+      transaction,
+      order: [
+        ['builtIn', 'DESC'],
+        ['name', 'ASC'],
+      ],
+    });
     const mine = rows.filter((g) => g.builtIn || memberOf.includes(g.id));
     const grants = await this.deps.grants.groupGrants.findAll({ where: { groupId: mine.map((g) => g.id) }, transaction });
-    return mine.map((g) => ({ groupId: g.id, name: g.name, rights: grants.filter((x) => x.groupId === g.id).map((x) => x.right).sort() }));
+    return mine.map((g) => ({
+      groupId: g.id,
+      name: g.name,
+      rights: grants
+        .filter((x) => x.groupId === g.id)
+        .map((x) => x.right)
+        .sort(),
+    }));
   }
 
   /** Own, group and effective grants of a user; a deactivated user holds nothing. */
@@ -56,7 +69,11 @@ export class Rights {
   }
 
   async activeAdminIds(transaction?: Transaction): Promise<number[]> {
-    const rows = await this.deps.db.query<{ id: number }>(activeAdminsSql, { replacements: { admin: specialRights.admin }, type: QueryTypes.SELECT, transaction });
+    const rows = await this.deps.db.query<{ id: number }>(activeAdminsSql, {
+      replacements: { admin: specialRights.admin },
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     return rows.map((r) => r.id);
   }
 
@@ -78,7 +95,10 @@ export class Rights {
   /** Replaces a user's own grants (system.admin is the users.admin column, set by the caller). */
   async replaceOwn(userId: number, rights: readonly string[], transaction: Transaction): Promise<void> {
     await this.deps.grants.userGrants.destroy({ where: { userId }, transaction });
-    await this.deps.grants.userGrants.bulkCreate(rights.filter((r) => r !== specialRights.admin).map((right) => ({ userId, right })), { transaction });
+    await this.deps.grants.userGrants.bulkCreate(
+      rights.filter((r) => r !== specialRights.admin).map((right) => ({ userId, right })),
+      { transaction },
+    );
   }
 
   async ofGroup(groupId: number, transaction?: Transaction): Promise<string[]> {
@@ -87,7 +107,10 @@ export class Rights {
 
   async replaceOfGroup(groupId: number, rights: readonly string[], transaction: Transaction): Promise<void> {
     await this.deps.grants.groupGrants.destroy({ where: { groupId }, transaction });
-    await this.deps.grants.groupGrants.bulkCreate(rights.map((right) => ({ groupId, right })), { transaction });
+    await this.deps.grants.groupGrants.bulkCreate(
+      rights.map((right) => ({ groupId, right })),
+      { transaction },
+    );
   }
 
   /** Usernames holding a right now (active users only): the members of the SMB and SFTP host groups. */

@@ -8,16 +8,21 @@ import { QueryTypes, type Sequelize } from 'sequelize';
  */
 export function groupMembership(db: Sequelize): { groupIdsOf(userId: number): Promise<number[]>; groupExists(groupId: number): Promise<boolean> } {
   const tablesExist = async () => {
-    const rows = await db.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('groups', 'group_members')", { type: QueryTypes.SELECT });
+    const rows = await db.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('groups', 'group_members')", {
+      type: QueryTypes.SELECT,
+    });
     return rows.length === 2;
   };
   return {
     async groupIdsOf(userId) {
       if (!(await tablesExist())) return [];
-      const rows = await db.query<{ id: number }>('SELECT g.id AS id FROM groups g WHERE g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = :userId)', {
-        type: QueryTypes.SELECT,
-        replacements: { userId },
-      });
+      const rows = await db.query<{ id: number }>(
+        'SELECT g.id AS id FROM groups g WHERE g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = :userId)',
+        {
+          type: QueryTypes.SELECT,
+          replacements: { userId },
+        },
+      );
       return rows.map((r) => r.id);
     },
     async groupExists(groupId) {

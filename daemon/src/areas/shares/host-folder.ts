@@ -23,7 +23,8 @@ export async function checkHostFolder(hostPath: string, dataDir: string, otherSh
   }
   if (!(await stat(real)).isDirectory()) throw new ProblemError('fs.share.folder_invalid', { reason: 'notFolder' });
   const dataReal = await realpath(dataDir).catch(() => path.resolve(dataDir));
-  if (overlaps(real, dataReal)) throw new ProblemError('fs.share.folder_overlaps', { shareId: null }, { detail: 'The folder overlaps the data directory of the box' });
+  if (overlaps(real, dataReal))
+    throw new ProblemError('fs.share.folder_overlaps', { shareId: null }, { detail: 'The folder overlaps the data directory of the box' });
   const other = otherShares.find((s) => overlaps(real, s.hostPath));
   if (other) throw new ProblemError('fs.share.folder_overlaps', { shareId: other.id });
   return real;

@@ -54,7 +54,13 @@ export class ShareAccessResolver {
 
   /** The share's grants as stored, users first, then groups, each by id. */
   async grantsOf(shareId: number): Promise<ShareGrant[]> {
-    const rows = await this.deps.grants.findAll({ where: { shareId }, order: [['subjectType', 'DESC'], ['subjectId', 'ASC']] });
+    const rows = await this.deps.grants.findAll({
+      where: { shareId },
+      order: [
+        ['subjectType', 'DESC'],
+        ['subjectId', 'ASC'],
+      ],
+    });
     return rows.map((r) => ({ subjectType: r.subjectType, subjectId: r.subjectId, level: r.level }));
   }
 

@@ -43,7 +43,8 @@ export function createSharesArea(deps: SharesAreaDeps) {
     grantsChanged: () => void topics.recheckAll(),
     hostChanged: deps.hostChanged,
   });
-  const shareFolder = async (principal: Parameters<SharesService['requireAccess']>[0], shareId: number, need: 'read' | 'readWrite') => (await shares.requireAccess(principal, shareId, need)).hostPath;
+  const shareFolder = async (principal: Parameters<SharesService['requireAccess']>[0], shareId: number, need: 'read' | 'readWrite') =>
+    (await shares.requireAccess(principal, shareId, need)).hostPath;
   // Snapshots of big folders for paging; file operations and recycle bin jobs invalidate them through the daemon.
   const listings = new ListingCache<FolderSnapshot>();
   const files = new FilesService({ shareFolder, listings, logger });

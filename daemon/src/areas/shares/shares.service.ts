@@ -69,7 +69,9 @@ export class SharesService {
     const { shares } = this.deps.models;
     const others = await shares.findAll({ attributes: ['id', 'hostPath'] });
     const hostPath = await checkHostFolder(body.hostPath, this.deps.dataDir, others);
-    const row = await this.uniqueName(body.name, () => shares.create({ name: body.name, description: body.description ?? '', hostPath, createdAt: new Date().toISOString() }));
+    const row = await this.uniqueName(body.name, () =>
+      shares.create({ name: body.name, description: body.description ?? '', hostPath, createdAt: new Date().toISOString() }),
+    );
     this.deps.logger.info('share registered', { component: 'shares', shareId: row.id, hostPath });
     this.changed();
     return this.info(row, 'readWrite', true);
@@ -78,7 +80,16 @@ export class SharesService {
   /** Registers a share on a dataset the storage area created through a plan (share.create). */
   async registerDataset(share: { name: string; dataset: string; hostPath: string }): Promise<number> {
     const { shares } = this.deps.models;
-    const row = await this.uniqueName(share.name, () => shares.create({ name: share.name, description: '', kind: 'dataset', dataset: share.dataset, hostPath: share.hostPath, createdAt: new Date().toISOString() }));
+    const row = await this.uniqueName(share.name, () =>
+      shares.create({
+        name: share.name,
+        description: '',
+        kind: 'dataset',
+        dataset: share.dataset,
+        hostPath: share.hostPath,
+        createdAt: new Date().toISOString(),
+      }),
+    );
     this.deps.logger.info('dataset share registered', { component: 'shares', shareId: row.id, dataset: share.dataset });
     this.changed();
     return row.id;

@@ -14,12 +14,35 @@ export const capacityCritical = 90;
 export function evaluateAlerts(pools: PoolList, disks: SmartState[]): Omit<CurrentAlert, 'since'>[] {
   const out: Omit<CurrentAlert, 'since'>[] = [];
   for (const p of pools.pools) {
-    if (p.health !== 'ONLINE') out.push({ key: `pool.health:${p.name}`, kind: 'pool.health', severity: p.health === 'DEGRADED' ? 'warning' : 'critical', subject: p.name, message: `Pool ${p.name} is ${p.health}` });
+    if (p.health !== 'ONLINE')
+      out.push({
+        key: `pool.health:${p.name}`,
+        kind: 'pool.health',
+        severity: p.health === 'DEGRADED' ? 'warning' : 'critical',
+        subject: p.name,
+        message: `Pool ${p.name} is ${p.health}`,
+      });
     const cap = p.capacityPercent;
-    if (cap !== null && cap >= capacityWarning) out.push({ key: `pool.capacity:${p.name}`, kind: 'pool.capacity', severity: cap >= capacityCritical ? 'critical' : 'warning', subject: p.name, message: `Pool ${p.name} is ${cap}% full` });
-    if (p.scan.function === 'scrub' && (p.scan.errors ?? 0) > 0) out.push({ key: `scrub.errors:${p.name}`, kind: 'scrub.errors', severity: 'critical', subject: p.name, message: `The last scrub of ${p.name} found ${p.scan.errors} error(s)` });
+    if (cap !== null && cap >= capacityWarning)
+      out.push({
+        key: `pool.capacity:${p.name}`,
+        kind: 'pool.capacity',
+        severity: cap >= capacityCritical ? 'critical' : 'warning',
+        subject: p.name,
+        message: `Pool ${p.name} is ${cap}% full`,
+      });
+    if (p.scan.function === 'scrub' && (p.scan.errors ?? 0) > 0)
+      out.push({
+        key: `scrub.errors:${p.name}`,
+        kind: 'scrub.errors',
+        severity: 'critical',
+        subject: p.name,
+        message: `The last scrub of ${p.name} found ${p.scan.errors} error(s)`,
+      });
   }
-  for (const d of disks) if (d.health === 'failed') out.push({ key: `smart:${d.device}`, kind: 'smart', severity: 'critical', subject: d.device, message: `SMART reports ${d.device} as failing` });
+  for (const d of disks)
+    if (d.health === 'failed')
+      out.push({ key: `smart:${d.device}`, kind: 'smart', severity: 'critical', subject: d.device, message: `SMART reports ${d.device} as failing` });
   return out;
 }
 
@@ -58,7 +81,11 @@ export class AlertsService {
       const muted = mutes.get(a.key);
       return { ...a, muted: muted !== undefined && rank[muted] >= rank[a.severity] };
     });
-    const disks = this.disks.map((d) => ({ name: d.device.replace(/^\/dev\//, ''), path: d.device, smart: { available: d.available, health: d.health, temperatureC: d.temperatureC, powerOnHours: d.powerOnHours, lastSelfTest: d.lastSelfTest } }));
+    const disks = this.disks.map((d) => ({
+      name: d.device.replace(/^\/dev\//, ''),
+      path: d.device,
+      smart: { available: d.available, health: d.health, temperatureC: d.temperatureC, powerOnHours: d.powerOnHours, lastSelfTest: d.lastSelfTest },
+    }));
     return { alerts, disks };
   }
 

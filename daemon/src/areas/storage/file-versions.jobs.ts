@@ -49,7 +49,8 @@ export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContex
     const target = path.join(parent.target, targetName);
     const existing = await resolveInShare(share.hostPath, [parentRel, targetName].filter((s) => s !== '').join('/'));
     if (existing.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: targetName });
-    if (existing.stat && overwrite && existing.stat.isDirectory() !== (state.type === 'folder')) throw new ProblemError(state.type === 'folder' ? 'fs.entry.not_folder' : 'fs.entry.is_folder');
+    if (existing.stat && overwrite && existing.stat.isDirectory() !== (state.type === 'folder'))
+      throw new ProblemError(state.type === 'folder' ? 'fs.entry.not_folder' : 'fs.entry.is_folder');
     await cp(source, target, { recursive: true, force: true, preserveTimestamps: true, verbatimSymlinks: true });
     return [parentRel, targetName].filter((s) => s !== '').join('/');
   });

@@ -59,7 +59,12 @@ export async function entryState(root: string, rel: string): Promise<EntryState 
   const st = resolved?.stat;
   if (!resolved || !st || (!st.isFile() && !st.isDirectory())) return null;
   const isFolder = st.isDirectory();
-  return { type: isFolder ? 'folder' : 'file', size: isFolder ? null : Number(st.size), modifiedAt: Number(st.mtimeMs), signature: await signature(resolved.full, isFolder) };
+  return {
+    type: isFolder ? 'folder' : 'file',
+    size: isFolder ? null : Number(st.size),
+    modifiedAt: Number(st.mtimeMs),
+    signature: await signature(resolved.full, isFolder),
+  };
 }
 
 /** Earlier versions of files from the share dataset's snapshots (spec 4.3). */
@@ -96,12 +101,22 @@ export class FileVersionsService {
     parseRelPath(body.path);
     // Access is checked now, at request time; the job runs with what was granted here.
     await this.deps.share(principal, shareId, 'readWrite');
-    return this.deps.enqueue(versionRestoreJob, { shareId, path: body.path, version: body.version, overwrite: body.overwrite ?? false, principal: { id: principal.id, admin: principal.admin } }, principal.id);
+    return this.deps.enqueue(
+      versionRestoreJob,
+      { shareId, path: body.path, version: body.version, overwrite: body.overwrite ?? false, principal: { id: principal.id, admin: principal.admin } },
+      principal.id,
+    );
   }
 }
 
 function toVersion(snap: SnapshotRef, state: EntryState): FileVersion {
-  return { version: snap.name, snapshotAt: new Date(snap.createdAt).toISOString(), type: state.type, size: state.size, modifiedAt: new Date(state.modifiedAt).toISOString() };
+  return {
+    version: snap.name,
+    snapshotAt: new Date(snap.createdAt).toISOString(),
+    type: state.type,
+    size: state.size,
+    modifiedAt: new Date(state.modifiedAt).toISOString(),
+  };
 }
 
 /** `name (version yyyy-MM-dd HH.mm UTC)ext`; folders and names without an extension get no ext. */

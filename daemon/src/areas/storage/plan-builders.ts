@@ -11,10 +11,7 @@ export interface PlanStep {
 }
 
 /** What the service does after the commands succeeded (shares are registered or removed). */
-export type PlanFollowUp =
-  | { kind: 'share.register'; name: string; dataset: string }
-  | { kind: 'share.remove'; shareId: number }
-  | null;
+export type PlanFollowUp = { kind: 'share.register'; name: string; dataset: string } | { kind: 'share.remove'; shareId: number } | null;
 
 export interface PlanBody {
   kind: StoragePlanKind;
@@ -43,7 +40,13 @@ export function poolCreatePlan(pool: string, layout: PoolLayout, disks: { name: 
 export function poolImportPlan(pool: string, readOnly: boolean, dirs: readonly string[], disks: string[]): PlanBody {
   const argv = ['zpool', 'import', ...dirs.flatMap((d) => ['-d', d]), ...(readOnly ? ['-o', 'readonly=on'] : []), pool];
   const warnings = readOnly ? [] : ['The pool is imported for writing; import it read-only first to look at it without changing it.'];
-  return { kind: readOnly ? 'pool.import.readonly' : 'pool.import', steps: [{ argv, disks, member: { use: 'import', pool } }], destroys: [], warnings, after: null };
+  return {
+    kind: readOnly ? 'pool.import.readonly' : 'pool.import',
+    steps: [{ argv, disks, member: { use: 'import', pool } }],
+    destroys: [],
+    warnings,
+    after: null,
+  };
 }
 
 export function poolExportPlan(pool: string, shareNames: string[], disks: string[]): PlanBody {
@@ -82,7 +85,13 @@ export function shareCreatePlan(name: string, dataset: string, quotaBytes: numbe
 /** Keeping data unregisters the share only; destroying lists every snapshot that goes with the dataset. */
 export function shareDeletePlan(shareId: number, dataset: string, destroyData: boolean, snapshots: { fullName: string; holds: number }[]): PlanBody {
   if (!destroyData) {
-    return { kind: 'share.delete', steps: [], destroys: [], warnings: [`The dataset ${dataset} stays with its files and snapshots.`], after: { kind: 'share.remove', shareId } };
+    return {
+      kind: 'share.delete',
+      steps: [],
+      destroys: [],
+      warnings: [`The dataset ${dataset} stays with its files and snapshots.`],
+      after: { kind: 'share.remove', shareId },
+    };
   }
   const held = snapshots.filter((s) => s.holds > 0).map((s) => s.fullName);
   const warnings = [`Destroys ${dataset} with every file and ${snapshots.length} snapshot(s).`];

@@ -86,7 +86,16 @@ export class PoolsService {
     return {
       pools: found.map((p) => {
         const importable = /ONLINE|DEGRADED/.test(p.state) && !/cannot be imported/i.test(p.action ?? '');
-        return { name: p.name, id: p.id, state: p.state, status: p.status, action: p.action, vdevGroups: groupsOf(p), importable, reasons: importable ? [] : [p.status ?? p.action ?? p.state] };
+        return {
+          name: p.name,
+          id: p.id,
+          state: p.state,
+          status: p.status,
+          action: p.action,
+          vdevGroups: groupsOf(p),
+          importable,
+          reasons: importable ? [] : [p.status ?? p.action ?? p.state],
+        };
       }),
     };
   }

@@ -42,7 +42,11 @@ export class RestorePoints {
       try {
         await this.runOne(share.dataset, share.restorePoints, now);
       } catch (err) {
-        this.deps.logger.warn('restore point failed', { component: 'storage', dataset: share.dataset, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.warn('restore point failed', {
+          component: 'storage',
+          dataset: share.dataset,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
   }
@@ -54,7 +58,11 @@ export class RestorePoints {
       await this.deps.snapshots.take(dataset, 'restore', day);
       this.deps.logger.info('restore point taken', { component: 'storage', dataset });
     }
-    const candidates = objects.map((o) => ({ name: o.name.slice(dataset.length + 1), recordedKind: o.props.get(kindProperty) ?? null, holds: numberProp(o, 'userrefs') ?? 0 }));
+    const candidates = objects.map((o) => ({
+      name: o.name.slice(dataset.length + 1),
+      recordedKind: o.props.get(kindProperty) ?? null,
+      holds: numberProp(o, 'userrefs') ?? 0,
+    }));
     for (const name of restorePointsToPrune(candidates, now)) {
       const r = await this.deps.snapshots.destroy(`${dataset}@${name}`);
       if (r.exitCode !== 0) this.deps.logger.warn('restore point not pruned', { component: 'storage', snapshot: `${dataset}@${name}`, error: r.stderr.trim() });

@@ -70,6 +70,11 @@ export class SchedulesService {
     if (row?.frequency === frequency) return;
     const from = row?.lastRunAt ? Date.parse(row.lastRunAt) : this.deps.clock.now();
     const next = nextRunAfter(frequency, from);
-    await this.deps.models.schedules.upsert({ key, frequency, lastRunAt: row?.lastRunAt ?? null, nextRunAt: next === null ? null : new Date(next).toISOString() });
+    await this.deps.models.schedules.upsert({
+      key,
+      frequency,
+      lastRunAt: row?.lastRunAt ?? null,
+      nextRunAt: next === null ? null : new Date(next).toISOString(),
+    });
   }
 }

@@ -22,7 +22,12 @@ describe('snapshot names and pruning', () => {
   });
 
   it('prunes only its own snapshots beyond keep, never held ones, never future-dated ones', () => {
-    const own = (i: number, extra: Partial<PruneCandidate> = {}): PruneCandidate => ({ name: serviceSnapshotName('hourly', t0 - i * hour), recordedKind: 'hourly', holds: 0, ...extra });
+    const own = (i: number, extra: Partial<PruneCandidate> = {}): PruneCandidate => ({
+      name: serviceSnapshotName('hourly', t0 - i * hour),
+      recordedKind: 'hourly',
+      holds: 0,
+      ...extra,
+    });
     const snapshots: PruneCandidate[] = [
       own(0),
       own(1),
@@ -41,7 +46,11 @@ describe('snapshot names and pruning', () => {
   });
 
   it('prunes 10,000 snapshots quickly', () => {
-    const many: PruneCandidate[] = Array.from({ length: 10_000 }, (_, i) => ({ name: serviceSnapshotName('hourly', t0 - i * hour), recordedKind: 'hourly', holds: 0 }));
+    const many: PruneCandidate[] = Array.from({ length: 10_000 }, (_, i) => ({
+      name: serviceSnapshotName('hourly', t0 - i * hour),
+      recordedKind: 'hourly',
+      holds: 0,
+    }));
     const started = performance.now();
     const doomed = snapshotsToPrune(many, 'hourly', 24, t0);
     expect(doomed).to.have.length(10_000 - 24);

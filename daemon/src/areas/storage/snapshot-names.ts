@@ -2,7 +2,10 @@ import type { ServiceKind, SnapshotKind } from '../../../../shared/src/api/stora
 
 /** `20261122T024600Z`: UTC, sortable, no characters ZFS refuses. */
 export function compactUtc(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 }
 
 export function parseCompactUtc(text: string): number | null {
@@ -62,5 +65,8 @@ export function snapshotsToPrune(snapshots: readonly PruneCandidate[], kind: Sna
   own.sort((a, b) => b.at - a.at);
   const held = new Set(snapshots.filter((s) => s.holds > 0).map((s) => s.name));
   // Held ones count towards keep (they stay anyway) but are never deleted.
-  return own.slice(keep).filter((s) => !held.has(s.name)).map((s) => s.name);
+  return own
+    .slice(keep)
+    .filter((s) => !held.has(s.name))
+    .map((s) => s.name);
 }

@@ -47,7 +47,12 @@ export class SnapshotSchedules {
       try {
         await this.runOne(row.dataset, row.kind, row.keep);
       } catch (err) {
-        this.deps.logger.warn('snapshot schedule failed', { component: 'storage', dataset: row.dataset, kind: row.kind, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.warn('snapshot schedule failed', {
+          component: 'storage',
+          dataset: row.dataset,
+          kind: row.kind,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
   }
@@ -59,9 +64,19 @@ export class SnapshotSchedules {
     const name = serviceSnapshotName(kind, at);
     if (!objects.some((o) => o.name === `${dataset}@${name}`)) {
       const taken = await this.deps.snapshots.take(dataset, kind, at);
-      objects.push({ name: `${dataset}@${taken.name}`, props: new Map([[kindProperty, kind], ['userrefs', '0']]) });
+      objects.push({
+        name: `${dataset}@${taken.name}`,
+        props: new Map([
+          [kindProperty, kind],
+          ['userrefs', '0'],
+        ]),
+      });
     }
-    const candidates = objects.map((o) => ({ name: o.name.slice(dataset.length + 1), recordedKind: o.props.get(kindProperty) ?? null, holds: numberProp(o, 'userrefs') ?? 0 }));
+    const candidates = objects.map((o) => ({
+      name: o.name.slice(dataset.length + 1),
+      recordedKind: o.props.get(kindProperty) ?? null,
+      holds: numberProp(o, 'userrefs') ?? 0,
+    }));
     for (const doomed of snapshotsToPrune(candidates, kind, keep, now)) {
       const r = await this.deps.snapshots.destroy(`${dataset}@${doomed}`);
       if (r.exitCode !== 0) this.deps.logger.warn('snapshot not pruned', { component: 'storage', snapshot: `${dataset}@${doomed}`, error: r.stderr.trim() });

@@ -42,7 +42,10 @@ export class SnapshotsService {
     const snapshots = objects
       .filter((o) => o.name.startsWith(`${dataset}@`))
       .map(toSnapshot)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (parseServiceName(a.name)?.at ?? 0) - (parseServiceName(b.name)?.at ?? 0) || a.name.localeCompare(b.name));
+      .sort(
+        (a, b) =>
+          a.createdAt.localeCompare(b.createdAt) || (parseServiceName(a.name)?.at ?? 0) - (parseServiceName(b.name)?.at ?? 0) || a.name.localeCompare(b.name),
+      );
     return { dataset, snapshots };
   }
 
@@ -100,4 +103,3 @@ export class SnapshotsService {
     if (r.exitCode !== 0) throw new ProblemError('storage.command.failed', { ...params, command: [], exitCode: r.exitCode, output: r.stderr.trim() });
   }
 }
-

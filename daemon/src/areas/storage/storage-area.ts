@@ -126,7 +126,9 @@ export function createStorageArea(deps: StorageAreaDeps) {
   deps.jobs.register(homeMoveJob, { run: (ctx: Parameters<typeof runHomeMove>[1]) => runHomeMove(homeJobs, ctx) });
   const reader = new SnapshotReader(zfs, path.join(deps.dataDir, 'snapshot-clones'));
   const versions = new FileVersionsService({ zfs, reader, share: deps.versionShares.share, enqueue });
-  deps.jobs.register<VersionRestoreParams, { path: string }>(versionRestoreJob, { run: (ctx) => runVersionRestore({ versions, reader, shareById: deps.versionShares.shareById }, ctx) });
+  deps.jobs.register<VersionRestoreParams, { path: string }>(versionRestoreJob, {
+    run: (ctx) => runVersionRestore({ versions, reader, shareById: deps.versionShares.shareById }, ctx),
+  });
   const restorePoints = new RestorePoints({ zfs, snapshots, clock, logger, shares: deps.restorePointShares });
   deps.topics.register(storagePoolsTopic(pools));
   deps.topics.register(storageAlertsTopic(alerts));

@@ -19,6 +19,14 @@ export class SystemService {
   async setup(): Promise<SetupInfo> {
     // Language and region are the defaults until the System area's region settings exist; the
     // installer mode is not built yet, so the daemon never runs from an installer medium.
-    return { product: product.name, version: product.version, mode: this.deps.mode, language: 'en', region: null, firstRun: await this.deps.firstRun(), installer: false };
+    return {
+      product: product.name,
+      version: product.version,
+      mode: this.deps.mode,
+      language: 'en',
+      region: null,
+      firstRun: await this.deps.firstRun(),
+      installer: false,
+    };
   }
 }

@@ -24,7 +24,12 @@ export class GroupsService {
   constructor(private readonly deps: GroupsDeps) {}
 
   async list(): Promise<GroupSummary[]> {
-    const groups = await this.deps.groups.groups.findAll({ order: [['builtIn', 'DESC'], ['name', 'ASC']] });
+    const groups = await this.deps.groups.groups.findAll({
+      order: [
+        ['builtIn', 'DESC'],
+        ['name', 'ASC'],
+      ],
+    });
     const out: GroupSummary[] = [];
     for (const g of groups) out.push(await this.summary(g));
     return out;
@@ -45,7 +50,14 @@ export class GroupsService {
   private async summary(group: GroupRow, transaction?: Transaction): Promise<GroupSummary> {
     const ids = await this.memberIds(group, transaction);
     const users = await this.deps.users.findAll({ where: { id: ids }, order: [['username', 'ASC']], transaction });
-    return { id: group.id, name: group.name, gid: group.gid, description: group.description, builtIn: group.builtIn, members: users.map((u) => ({ id: u.id, username: u.username })) };
+    return {
+      id: group.id,
+      name: group.name,
+      gid: group.gid,
+      description: group.description,
+      builtIn: group.builtIn,
+      members: users.map((u) => ({ id: u.id, username: u.username })),
+    };
   }
 
   private async assertName(name: string, transaction: Transaction, exceptId?: number): Promise<void> {
@@ -68,12 +80,21 @@ export class GroupsService {
       const members = await this.members(body.memberIds ?? [], transaction);
       const gid = await nextAccountId(this.deps.groups.accountIds, 'gid', transaction);
       const now = new Date().toISOString();
-      const row = await this.deps.groups.groups.create({ name: body.name, gid, description: body.description ?? '', builtIn: false, createdAt: now, updatedAt: now }, { transaction });
-      await this.deps.groups.members.bulkCreate(members.map((u) => ({ groupId: row.id, userId: u.id })), { transaction });
+      const row = await this.deps.groups.groups.create(
+        { name: body.name, gid, description: body.description ?? '', builtIn: false, createdAt: now, updatedAt: now },
+        { transaction },
+      );
+      await this.deps.groups.members.bulkCreate(
+        members.map((u) => ({ groupId: row.id, userId: u.id })),
+        { transaction },
+      );
       await onHost(async () => {
         await this.deps.accounts.createGroup(row.name, gid);
         try {
-          await this.deps.accounts.setGroupMembers(row.name, members.map((u) => u.username));
+          await this.deps.accounts.setGroupMembers(
+            row.name,
+            members.map((u) => u.username),
+          );
         } catch (err) {
           await this.deps.accounts.deleteGroup(row.name).catch(() => undefined);
           throw err;
@@ -96,14 +117,20 @@ export class GroupsService {
       await row.update({ name: body.name ?? row.name, description: body.description ?? row.description, updatedAt: new Date().toISOString() }, { transaction });
       if (members) {
         await this.deps.groups.members.destroy({ where: { groupId }, transaction });
-        await this.deps.groups.members.bulkCreate(members.map((u) => ({ groupId, userId: u.id })), { transaction });
+        await this.deps.groups.members.bulkCreate(
+          members.map((u) => ({ groupId, userId: u.id })),
+          { transaction },
+        );
         // Members may have been administrators through this group.
         await this.deps.rights.assertAdminLeft(transaction);
       }
       await onHost(async () => {
         if (row.name !== before.name) await this.deps.accounts.renameGroup(before.name, row.name);
         if (members) {
-          await this.deps.accounts.setGroupMembers(row.name, members.map((u) => u.username));
+          await this.deps.accounts.setGroupMembers(
+            row.name,
+            members.map((u) => u.username),
+          );
           await syncProtocolGroups(this.deps.accounts, this.deps.rights, transaction);
         }
       });

@@ -13,7 +13,8 @@ export async function onHost(effects: () => Promise<void>): Promise<void> {
   try {
     await effects();
   } catch (err) {
-    if (err instanceof CommandError) throw new ProblemError('users.account.host_failed', { command: err.argv.join(' '), exitCode: err.result.exitCode }, { cause: err });
+    if (err instanceof CommandError)
+      throw new ProblemError('users.account.host_failed', { command: err.argv.join(' '), exitCode: err.result.exitCode }, { cause: err });
     throw err;
   }
 }
@@ -31,7 +32,44 @@ export interface IdentityEvents {
 
 /** Names the system has or the box uses itself; useradd/groupadd would clash with them. */
 export const reservedNames = new Set([
-  'root', 'daemon', 'bin', 'sys', 'sync', 'games', 'man', 'lp', 'mail', 'news', 'uucp', 'proxy', 'www-data', 'backup', 'list', 'irc',
-  'gnats', 'nobody', 'nogroup', '_apt', 'systemd-network', 'systemd-resolve', 'systemd-timesync', 'messagebus', 'sshd', 'avahi', 'nginx',
-  'users', 'adm', 'sudo', 'staff', 'wheel', 'shadow', 'disk', 'tty', 'kmem', 'operator', 'cellar', protocolGroups.smb, protocolGroups.sftp,
+  'root',
+  'daemon',
+  'bin',
+  'sys',
+  'sync',
+  'games',
+  'man',
+  'lp',
+  'mail',
+  'news',
+  'uucp',
+  'proxy',
+  'www-data',
+  'backup',
+  'list',
+  'irc',
+  'gnats',
+  'nobody',
+  'nogroup',
+  '_apt',
+  'systemd-network',
+  'systemd-resolve',
+  'systemd-timesync',
+  'messagebus',
+  'sshd',
+  'avahi',
+  'nginx',
+  'users',
+  'adm',
+  'sudo',
+  'staff',
+  'wheel',
+  'shadow',
+  'disk',
+  'tty',
+  'kmem',
+  'operator',
+  'cellar',
+  protocolGroups.smb,
+  protocolGroups.sftp,
 ]);

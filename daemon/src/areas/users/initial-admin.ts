@@ -16,7 +16,9 @@ export async function ensureInitialAdmin(db: Sequelize, users: UsersService, dat
   if ((await users.count()) > 0) return;
   const password = configured ?? randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
-  await db.transaction((transaction) => users.insert({ username: 'admin', displayName: 'Administrator', passwordHash, admin: true, language: 'en' }, transaction));
+  await db.transaction((transaction) =>
+    users.insert({ username: 'admin', displayName: 'Administrator', passwordHash, admin: true, language: 'en' }, transaction),
+  );
   if (configured) {
     logger.info('created the administrator admin with the password of BOX_ADMIN_PASSWORD', { component: 'users' });
     return;

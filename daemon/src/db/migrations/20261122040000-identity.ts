@@ -14,9 +14,16 @@ export async function up({ qi, transaction }: MigrationContext): Promise<void> {
     },
     { transaction },
   );
-  await qi.bulkInsert('account_ids', [{ kind: 'uid', last: 19999 }, { kind: 'gid', last: 29999 }], { transaction });
+  await qi.bulkInsert(
+    'account_ids',
+    [
+      { kind: 'uid', last: 19999 },
+      { kind: 'gid', last: 29999 },
+    ],
+    { transaction },
+  );
   // A user created before this migration (the development admin) gets the first uid.
-  await qi.sequelize.query("UPDATE users SET uid = 20000 + (SELECT COUNT(*) FROM users u2 WHERE u2.id < users.id) WHERE uid IS NULL", { transaction });
+  await qi.sequelize.query('UPDATE users SET uid = 20000 + (SELECT COUNT(*) FROM users u2 WHERE u2.id < users.id) WHERE uid IS NULL', { transaction });
   await qi.sequelize.query("UPDATE account_ids SET last = (SELECT COALESCE(MAX(uid), 19999) FROM users) WHERE kind = 'uid'", { transaction });
 
   await qi.createTable(
@@ -34,7 +41,9 @@ export async function up({ qi, transaction }: MigrationContext): Promise<void> {
   );
   const now = new Date().toISOString();
   // Debian's group users (gid 100) is every user's primary group.
-  await qi.bulkInsert('groups', [{ name: 'users', gid: 100, description: 'Every user of the box', built_in: true, created_at: now, updated_at: now }], { transaction });
+  await qi.bulkInsert('groups', [{ name: 'users', gid: 100, description: 'Every user of the box', built_in: true, created_at: now, updated_at: now }], {
+    transaction,
+  });
   await qi.createTable(
     'group_members',
     {

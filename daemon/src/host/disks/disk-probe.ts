@@ -68,7 +68,20 @@ export class DiskProbe {
     try {
       return parseSmartctl(devicePath, r.stdout);
     } catch {
-      return { device: devicePath, available: false, health: 'unknown', model: null, serial: null, temperatureC: null, powerOnHours: null, reallocatedSectors: null, pendingSectors: null, mediaErrors: null, lastSelfTest: null, message: r.stderr.trim() || 'smartctl gave no answer' };
+      return {
+        device: devicePath,
+        available: false,
+        health: 'unknown',
+        model: null,
+        serial: null,
+        temperatureC: null,
+        powerOnHours: null,
+        reallocatedSectors: null,
+        pendingSectors: null,
+        mediaErrors: null,
+        lastSelfTest: null,
+        message: r.stderr.trim() || 'smartctl gave no answer',
+      };
     }
   }
 }

@@ -8,7 +8,20 @@ import { parseZpoolStatus, type PoolStatus } from './zpool-status.ts';
 export const kindProperty = 'cellar:kind';
 export const holdTag = 'service';
 
-const datasetProps = ['type', 'creation', 'used', 'available', 'referenced', 'quota', 'refquota', 'mountpoint', 'mounted', 'readonly', 'userrefs', kindProperty];
+const datasetProps = [
+  'type',
+  'creation',
+  'used',
+  'available',
+  'referenced',
+  'quota',
+  'refquota',
+  'mountpoint',
+  'mounted',
+  'readonly',
+  'userrefs',
+  kindProperty,
+];
 
 /**
  * OpenZFS command-line driver: argument arrays only, machine-readable output (`-H`, and `-p`
@@ -47,7 +60,18 @@ export class ZfsDriver {
 
   /** Every file system and snapshot below `root` with the properties the service shows. */
   async objects(root: string, depth?: number): Promise<ZfsObject[]> {
-    const argv = ['zfs', 'get', '-H', '-p', '-r', ...(depth === undefined ? [] : ['-d', String(depth)]), '-o', 'name,property,value', datasetProps.join(','), root];
+    const argv = [
+      'zfs',
+      'get',
+      '-H',
+      '-p',
+      '-r',
+      ...(depth === undefined ? [] : ['-d', String(depth)]),
+      '-o',
+      'name,property,value',
+      datasetProps.join(','),
+      root,
+    ];
     const r = await this.runner.read(argv, { allowFailure: true, timeoutMs: 120_000 });
     if (r.exitCode !== 0) return [];
     return parseZfsGet(r.stdout);

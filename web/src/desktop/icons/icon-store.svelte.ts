@@ -29,7 +29,11 @@ export class IconStore {
     this.items = state.items;
     this.base = readLayout(state.layout);
     this.version = state.layoutVersion;
-    this.layout = placeItems(this.base, state.items.map((i) => i.id), this.rows);
+    this.layout = placeItems(
+      this.base,
+      state.items.map((i) => i.id),
+      this.rows,
+    );
   }
 
   cell(item: DesktopItem): Cell | undefined {
@@ -44,7 +48,11 @@ export class IconStore {
   async add(item: NewDesktopItem): Promise<DesktopItem> {
     const created = await api.desktop.createItem({ body: item });
     this.items = [...this.items, created];
-    this.layout = placeItems(this.layout, this.items.map((i) => i.id), this.rows);
+    this.layout = placeItems(
+      this.layout,
+      this.items.map((i) => i.id),
+      this.rows,
+    );
     this.requestSave();
     return created;
   }
@@ -52,7 +60,11 @@ export class IconStore {
   async remove(item: DesktopItem): Promise<void> {
     await api.desktop.deleteItem({ params: { id: item.id } });
     this.items = this.items.filter((i) => i.id !== item.id);
-    this.layout = placeItems(this.layout, this.items.map((i) => i.id), this.rows);
+    this.layout = placeItems(
+      this.layout,
+      this.items.map((i) => i.id),
+      this.rows,
+    );
     this.requestSave();
   }
 
@@ -118,7 +130,11 @@ export class IconStore {
         const fresh = await loadDesktop();
         const server = readLayout(fresh.layout);
         this.items = fresh.items;
-        mine = placeItems(mergeLayout(server, this.base, mine, this.rows), fresh.items.map((i) => i.id), this.rows);
+        mine = placeItems(
+          mergeLayout(server, this.base, mine, this.rows),
+          fresh.items.map((i) => i.id),
+          this.rows,
+        );
         this.base = server;
         this.version = fresh.layoutVersion;
         // Changes the user made during the round trip stay theirs: merged the same way.

@@ -6,7 +6,9 @@ const layout = (icons: DesktopLayout['icons']): DesktopLayout => ({ icons });
 describe('desktop icon layout', () => {
   it('reads a saved layout and drops malformed cells', () => {
     expect(readLayout(null)).to.deep.equal({ icons: {} });
-    expect(readLayout({ icons: { 1: { col: 0, row: 2 }, 2: { col: -1, row: 0 }, 3: 'x', 4: { col: 1.5, row: 0 } } })).to.deep.equal({ icons: { 1: { col: 0, row: 2 } } });
+    expect(readLayout({ icons: { 1: { col: 0, row: 2 }, 2: { col: -1, row: 0 }, 3: 'x', 4: { col: 1.5, row: 0 } } })).to.deep.equal({
+      icons: { 1: { col: 0, row: 2 } },
+    });
   });
 
   it('places new items in the first free cells, column by column, and forgets removed ones', () => {
@@ -33,7 +35,7 @@ describe('desktop icon layout', () => {
     expect(mergeLayout(server, base, local, 4).icons).to.deep.equal({ 1: { col: 1, row: 1 }, 2: { col: 5, row: 0 }, 3: { col: 2, row: 2 } });
   });
 
-  it('moves the other tab\'s icon to a free cell when this tab took its cell', () => {
+  it("moves the other tab's icon to a free cell when this tab took its cell", () => {
     const base = layout({ 1: { col: 0, row: 0 }, 2: { col: 0, row: 1 } });
     const server = layout({ 1: { col: 0, row: 0 }, 2: { col: 3, row: 3 } });
     const local = layout({ 1: { col: 3, row: 3 }, 2: { col: 0, row: 1 } });

@@ -62,7 +62,11 @@ export function mergeLayout(server: DesktopLayout, base: DesktopLayout, local: D
 
 /** The first free cell, filling columns top to bottom like a file manager. */
 export function freeCell(icons: Record<string, Cell>, rows: number, except?: string): Cell {
-  const taken = new Set(Object.entries(icons).filter(([id]) => id !== except).map(([, c]) => `${c.col}:${c.row}`));
+  const taken = new Set(
+    Object.entries(icons)
+      .filter(([id]) => id !== except)
+      .map(([, c]) => `${c.col}:${c.row}`),
+  );
   const perColumn = Math.max(1, rows);
   for (let i = 0; ; i++) {
     const cell = { col: Math.floor(i / perColumn), row: i % perColumn };

@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import type { Notification } from '../../../../shared/src/api/notifications.ts';
 import { applyNotificationEvent } from './notification-events.ts';
 
-const note = (id: number, read = false): Notification => ({ id, type: 'app.message', appId: null, level: 'info', title: `n${id}`, body: '', link: null, read, createdAt: new Date(2024, 0, id).toISOString() });
+const note = (id: number, read = false): Notification => ({
+  id,
+  type: 'app.message',
+  appId: null,
+  level: 'info',
+  title: `n${id}`,
+  body: '',
+  link: null,
+  read,
+  createdAt: new Date(2024, 0, id).toISOString(),
+});
 
 describe('notification topic events', () => {
   it('puts a created one first, at most 200, without duplicates', () => {

@@ -92,7 +92,12 @@ export function resizeRect(rect: Rect, edge: Edge, dx: number, dy: number, area:
  * Where a new window goes: its preferred place if it has one, else centred and cascaded
  * 28 px per window already open so several windows of one app do not hide each other.
  */
-export function placeWindow(size: { width: number; height: number }, preferred: { x: number | null; y: number | null } | null, openCount: number, area: Area): Rect {
+export function placeWindow(
+  size: { width: number; height: number },
+  preferred: { x: number | null; y: number | null } | null,
+  openCount: number,
+  area: Area,
+): Rect {
   const width = Math.min(size.width, area.width);
   const height = Math.min(size.height, area.height);
   const cascade = (openCount % 8) * 28;

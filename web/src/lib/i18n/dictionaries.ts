@@ -24,5 +24,27 @@ import versionsEn from '../../apps/files/versions/i18n/en.json' with { type: 'js
  * under web/src/apps/<app>/i18n/, whose keys start with the app's namespace. An app adds its
  * pair here: one import line per language and one entry in each spread below.
  */
-export const enMessages = { ...en, ...desktopEn, ...filesEn, ...sharesEn, ...logsEn, ...controlPanelEn, ...settingsEn, ...storageEn, ...homesEn, ...versionsEn };
-export const deMessages = { ...de, ...desktopDe, ...filesDe, ...sharesDe, ...logsDe, ...controlPanelDe, ...settingsDe, ...storageDe, ...homesDe, ...versionsDe };
+export const enMessages = {
+  ...en,
+  ...desktopEn,
+  ...filesEn,
+  ...sharesEn,
+  ...logsEn,
+  ...controlPanelEn,
+  ...settingsEn,
+  ...storageEn,
+  ...homesEn,
+  ...versionsEn,
+};
+export const deMessages = {
+  ...de,
+  ...desktopDe,
+  ...filesDe,
+  ...sharesDe,
+  ...logsDe,
+  ...controlPanelDe,
+  ...settingsDe,
+  ...storageDe,
+  ...homesDe,
+  ...versionsDe,
+};

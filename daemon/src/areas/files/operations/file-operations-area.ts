@@ -52,7 +52,8 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
   };
   const shareRoot = async (shareId: number) => (await shares.requireAccess(jobPrincipal, shareId, 'readWrite')).hostPath;
   jobs.register(operationJobKind, operationJob({ shareRoot, bin: { rows, clock }, logger, forget, folderChanged: deps.folderChanged }));
-  for (const [kind, definition] of Object.entries(trashJobs({ rows, shareRoot, logger, forget, folderChanged: deps.folderChanged }))) jobs.register(kind, definition);
+  for (const [kind, definition] of Object.entries(trashJobs({ rows, shareRoot, logger, forget, folderChanged: deps.folderChanged })))
+    jobs.register(kind, definition);
   deps.scheduler.every(trashPurgeTask, trashPurgeIntervalMs, (signal) => purgeTrash({ rows, clock, logger, shares: () => shares.details() }, signal), {
     delayFirst: true,
   });

@@ -29,7 +29,16 @@ const sweepIntervalMs = 60 * 60 * 1000;
  * The sweep runs without a caller; it reads the share folders the way an administrator
  * lists them (administrators see every share with its host path).
  */
-const sweepPrincipal: Principal = { id: 0, username: 'thumbnail sweep', displayName: '', language: 'en', totpEnabled: false, admin: true, rights: new Set(), sessionId: '' };
+const sweepPrincipal: Principal = {
+  id: 0,
+  username: 'thumbnail sweep',
+  displayName: '',
+  language: 'en',
+  totpEnabled: false,
+  admin: true,
+  rights: new Set(),
+  sessionId: '',
+};
 
 /** Builds thumbnails with their narrow dependencies: the files area's access check, topic and sweep. */
 export function createThumbnailsArea(deps: ThumbnailsAreaDeps) {

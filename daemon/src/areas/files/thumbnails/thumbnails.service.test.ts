@@ -15,7 +15,16 @@ import { ThumbnailsService } from './thumbnails.service.ts';
 
 describe('thumbnails: the delete hook and the sweep of a removed share', () => {
   const logger = createLogger({ level: 'error', console: false, sinks: [] });
-  const principal: Principal = { id: 1, username: 'admin', displayName: '', language: 'en', totpEnabled: false, admin: true, rights: new Set(), sessionId: 's' };
+  const principal: Principal = {
+    id: 1,
+    username: 'admin',
+    displayName: '',
+    language: 'en',
+    totpEnabled: false,
+    admin: true,
+    rights: new Set(),
+    sessionId: 's',
+  };
   let dir: string;
   let shareFolder: string;
   let db: Sequelize;
