@@ -1,12 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { artifacts, assertChromium, launchChromium } from '../helpers/browser.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
-
-const repo = path.resolve(import.meta.dirname, '../..');
-const artifacts = path.join(repo, 'test/artifacts');
-const chromiumPath = '/usr/bin/chromium';
 
 describe('e2e: the API docs page', function () {
   this.timeout(60_000);
@@ -18,22 +14,9 @@ describe('e2e: the API docs page', function () {
   let problems: string[];
 
   before(async () => {
-    if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: run \`apt-get install -y --no-install-recommends chromium\`.`);
-    mkdirSync(artifacts, { recursive: true });
+    assertChromium();
     box = await startTestDaemon();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -14,11 +14,16 @@ export const webDir = process.env.CELLAR_WEB_DIR ? path.resolve(process.env.CELL
 export const artifacts = path.join(repo, 'test/artifacts');
 export const chromiumPath = '/usr/bin/chromium';
 
+/** Fails loudly, naming the install command, when Chromium is missing; makes the screenshot folder. */
+export function assertChromium(): void {
+  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: run \`apt-get install -y --no-install-recommends chromium\`.`);
+  mkdirSync(artifacts, { recursive: true });
+}
+
 /** Fails loudly, naming the command, when the web is not built or Chromium is missing. */
 export function assertBrowserPrerequisites(): void {
   if (!existsSync(path.join(webDir, 'index.html'))) throw new Error(`The web desktop is not built: run \`npm run build\` first (no ${webDir}/index.html).`);
-  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: run \`apt-get install -y --no-install-recommends chromium\`.`);
-  mkdirSync(artifacts, { recursive: true });
+  assertChromium();
 }
 
 /** Debian's Chromium, headless, with the flags this machine's closed network needs (../shared/machine-notes.md). */
