@@ -77,7 +77,8 @@ describe('storage on zfs-fuse', function () {
     );
     expect(err.problem.params?.disk).to.equal(loopName(0));
     const stripe = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'stripe', disks: [loopName(2)] } });
-    expect(stripe.warnings.join(' ')).to.match(/no redundancy/);
+    expect(stripe.warnings.map((w) => w.code)).to.deep.equal(['stripe.no_redundancy']);
+    expect(stripe.warnings.map((w) => w.text).join(' ')).to.match(/no redundancy/);
     await expectProblem(
       admin.api.storage.createPlan({ body: { kind: 'pool.create', pool: `${prefix}q`, layout: 'raidz1', disks: [loopName(2)] } }),
       'storage.layout.invalid',

@@ -22,9 +22,34 @@ export interface StoragePlanPreview {
   disks: string[];
   /** Snapshots (full names) the plan destroys. */
   destroys: string[];
-  warnings: string[];
+  warnings: PlanWarning[];
   expiresAt: string;
 }
+
+export const planWarningCodes = [
+  'stripe.no_redundancy',
+  'import.writable',
+  'export.shares_unavailable',
+  'replace.resilver',
+  'share.data_kept',
+  'share.destroys',
+  'share.held_snapshots',
+] as const;
+
+/** What a plan's preview warns of: a code the UI translates with its params, and the English text. */
+export interface PlanWarning {
+  code: (typeof planWarningCodes)[number];
+  params: Record<string, string | number>;
+  text: string;
+}
+
+export const planWarning = Joi.object<PlanWarning, true>({
+  code: Joi.string()
+    .valid(...planWarningCodes)
+    .required(),
+  params: Joi.object().pattern(Joi.string(), [Joi.string(), Joi.number()]).required(),
+  text: Joi.string().required(),
+}).id('PlanWarning');
 
 /** Pool names as ZFS accepts them, minus the reserved ones. */
 const poolName = () =>
@@ -94,6 +119,6 @@ export const storagePlanPreview = Joi.object<StoragePlanPreview, true>({
   commands: Joi.array().items(Joi.array().items(Joi.string())).required(),
   disks: Joi.array().items(Joi.string()).required(),
   destroys: Joi.array().items(Joi.string()).required(),
-  warnings: Joi.array().items(Joi.string()).required(),
+  warnings: Joi.array().items(planWarning).required(),
   expiresAt: isoTime().required(),
 }).id('StoragePlanPreview');

@@ -1,4 +1,5 @@
 import type { PoolLayout, StoragePlanKind } from '../../../../shared/src/api/storage.ts';
+import type { PlanWarning } from '../../../../shared/src/api/storage-plan-schemas.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { MemberUse } from './disk-guard.ts';
 
@@ -17,7 +18,7 @@ export interface PlanBody {
   kind: StoragePlanKind;
   steps: PlanStep[];
   destroys: string[];
-  warnings: string[];
+  warnings: PlanWarning[];
   after: PlanFollowUp;
 }
 
@@ -27,7 +28,10 @@ export const minDisks: Record<PoolLayout, number> = { stripe: 1, mirror: 2, raid
 export function poolCreatePlan(pool: string, layout: PoolLayout, disks: { name: string; path: string }[], mountRoot: string): PlanBody {
   if (disks.length < minDisks[layout]) throw new ProblemError('storage.layout.invalid', { layout, minDisks: minDisks[layout] });
   const vdev = layout === 'stripe' ? [] : [layout];
-  const warnings = layout === 'stripe' && disks.length > 0 ? ['A stripe has no redundancy: losing any one disk loses the whole pool.'] : [];
+  const warnings: PlanWarning[] =
+    layout === 'stripe' && disks.length > 0
+      ? [{ code: 'stripe.no_redundancy', params: {}, text: 'A stripe has no redundancy: losing any one disk loses the whole pool.' }]
+      : [];
   return {
     kind: 'pool.create',
     steps: [{ argv: ['zpool', 'create', '-m', `${mountRoot}/${pool}`, pool, ...vdev, ...disks.map((d) => d.path)], disks: disks.map((d) => d.name) }],
@@ -39,7 +43,9 @@ export function poolCreatePlan(pool: string, layout: PoolLayout, disks: { name: 
 
 export function poolImportPlan(pool: string, readOnly: boolean, dirs: readonly string[], disks: string[]): PlanBody {
   const argv = ['zpool', 'import', ...dirs.flatMap((d) => ['-d', d]), ...(readOnly ? ['-o', 'readonly=on'] : []), pool];
-  const warnings = readOnly ? [] : ['The pool is imported for writing; import it read-only first to look at it without changing it.'];
+  const warnings: PlanWarning[] = readOnly
+    ? []
+    : [{ code: 'import.writable', params: {}, text: 'The pool is imported for writing; import it read-only first to look at it without changing it.' }];
   return {
     kind: readOnly ? 'pool.import.readonly' : 'pool.import',
     steps: [{ argv, disks, member: { use: 'import', pool } }],
@@ -50,7 +56,16 @@ export function poolImportPlan(pool: string, readOnly: boolean, dirs: readonly s
 }
 
 export function poolExportPlan(pool: string, shareNames: string[], disks: string[]): PlanBody {
-  const warnings = shareNames.length > 0 ? [`Shares on this pool become unavailable until it is imported again: ${shareNames.join(', ')}.`] : [];
+  const warnings: PlanWarning[] =
+    shareNames.length > 0
+      ? [
+          {
+            code: 'export.shares_unavailable',
+            params: { shares: shareNames.join(', ') },
+            text: `Shares on this pool become unavailable until it is imported again: ${shareNames.join(', ')}.`,
+          },
+        ]
+      : [];
   return { kind: 'pool.export', steps: [{ argv: ['zpool', 'export', pool], disks, member: { use: 'export', pool } }], destroys: [], warnings, after: null };
 }
 
@@ -59,7 +74,7 @@ export function diskReplacePlan(pool: string, oldDisk: string, newDisk: { name: 
     kind: 'disk.replace',
     steps: [{ argv: ['zpool', 'replace', pool, oldDisk, newDisk.path], disks: [newDisk.name] }],
     destroys: [],
-    warnings: ['The pool resilvers onto the new disk; its redundancy is reduced until that finishes.'],
+    warnings: [{ code: 'replace.resilver', params: {}, text: 'The pool resilvers onto the new disk; its redundancy is reduced until that finishes.' }],
     after: null,
   };
 }
@@ -89,13 +104,20 @@ export function shareDeletePlan(shareId: number, dataset: string, destroyData: b
       kind: 'share.delete',
       steps: [],
       destroys: [],
-      warnings: [`The dataset ${dataset} stays with its files and snapshots.`],
+      warnings: [{ code: 'share.data_kept', params: { dataset }, text: `The dataset ${dataset} stays with its files and snapshots.` }],
       after: { kind: 'share.remove', shareId },
     };
   }
   const held = snapshots.filter((s) => s.holds > 0).map((s) => s.fullName);
-  const warnings = [`Destroys ${dataset} with every file and ${snapshots.length} snapshot(s).`];
-  if (held.length > 0) warnings.push(`Held snapshots make the destroy fail until released: ${held.join(', ')}.`);
+  const warnings: PlanWarning[] = [
+    { code: 'share.destroys', params: { dataset, count: snapshots.length }, text: `Destroys ${dataset} with every file and ${snapshots.length} snapshot(s).` },
+  ];
+  if (held.length > 0)
+    warnings.push({
+      code: 'share.held_snapshots',
+      params: { snapshots: held.join(', ') },
+      text: `Held snapshots make the destroy fail until released: ${held.join(', ')}.`,
+    });
   return {
     kind: 'share.delete',
     // -f unmounts first (zfs-fuse refuses to destroy a mounted file system as busy).
