@@ -147,7 +147,10 @@ describe('JobEngine', () => {
     }
     for (const id of ids) expect((await finished(jobs, id)).state).to.equal('succeeded');
     expect(peak).to.equal(2);
-    expect(copies.started).to.deep.equal(ids);
+    // The first two queued start first; jobs launched together into freed slots may reach their
+    // work in either order (each first records its start in the database).
+    expect(copies.started.slice(0, 2)).to.deep.equal(ids.slice(0, 2));
+    expect([...copies.started].sort((a, b) => a - b)).to.deep.equal(ids);
     other.open(otherJob.id);
   });
 
