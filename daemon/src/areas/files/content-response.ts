@@ -5,7 +5,9 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { etagOf } from './file-entry.ts';
 import type { OpenFile } from './files.service.ts';
 
-const readChunkBytes = 1024 * 1024;
+// Large reads: per-chunk overhead decided download speed (1 MiB gave 0.75 of nginx's sendfile, 4 MiB
+// about 1.3); the cost is 4 MiB of buffer per download in flight.
+const readChunkBytes = 4 * 1024 * 1024;
 
 export type RangePlan = { kind: 'full' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
 
