@@ -1,3 +1,4 @@
+import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
@@ -8,6 +9,7 @@ import { printTable, type BenchRow } from './lib/table.ts';
 /** `npm run bench`: every benchmark, printed as one table; benchmarks never fail the tests. */
 const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'platform', run: platformBench },
+  { name: 'desktop', run: desktopBench },
   { name: 'logs', run: logsBench },
   { name: 'thumbnails', run: thumbnailsBench },
   { name: 'files', run: filesBench },

@@ -36,25 +36,9 @@ describe('e2e: desktop icons, notifications and jobs', function () {
   });
 
   after(async () => {
-    console.time('ctx');
     await context?.close();
-    console.timeEnd('ctx');
-    console.time('br');
     await browser?.close();
-    console.timeEnd('br');
-    const d = box.daemon as unknown as Record<string, { stop?: () => Promise<void>; close?: () => Promise<void> }>;
-    console.time('sched');
-    await d.scheduler?.stop?.();
-    console.timeEnd('sched');
-    console.time('jobs');
-    await d.jobs?.stop?.();
-    console.timeEnd('jobs');
-    console.time('topics');
-    await d.topics?.close?.();
-    console.timeEnd('topics');
-    console.time('box');
     await box?.close();
-    console.timeEnd('box');
   });
 
   afterEach(async function () {
