@@ -284,8 +284,10 @@ describe('file operations', function () {
       expect(trashed.progress).to.deep.equal({ done: 1, total: 1, unit: 'items' });
       expect(resultOf(trashed).entries[0]?.outcome).to.equal('trashed');
       expect(existsSync(at(a, 'd/binned.txt'))).to.equal(false);
-      const bin = readdirSync(at(a, '.cellar-trash'));
-      expect(bin.some((name) => readFileSync(path.join(at(a, '.cellar-trash'), name), 'utf8') === 'binned')).to.equal(true);
+      // The bin lies beside the share, outside its tree: <parent>/.cellar-trash/<share folder name>.
+      const binFolder = path.join(path.dirname(a.folder), '.cellar-trash', path.basename(a.folder));
+      expect(readdirSync(binFolder).some((name) => readFileSync(path.join(binFolder, name), 'utf8') === 'binned')).to.equal(true);
+      expect(existsSync(at(a, '.cellar-trash'))).to.equal(false);
       const page = await admin.api.trash.list({ params: { shareId: a.id }, query: {} });
       expect(page.items.map((i) => i.originalPath)).to.include('d/binned.txt');
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { TrashItem } from '../../shared/src/api/trash.ts';
@@ -29,7 +29,9 @@ describe('recycle bin', function () {
     mkdirSync(path.dirname(at(rel)), { recursive: true });
     writeFileSync(at(rel), content);
   };
-  const trashEntries = () => (existsSync(at('.cellar-trash')) ? readdirSync(at('.cellar-trash')) : []);
+  // The bin lies beside the share, outside its tree: <parent>/.cellar-trash/<share folder name>.
+  const binFolder = () => path.join(path.dirname(folder), '.cellar-trash', path.basename(folder));
+  const trashEntries = () => (existsSync(binFolder()) ? readdirSync(binFolder()) : []);
   const list = async (client = admin) => (await client.api.trash.list({ params: { shareId }, query: {} })).items;
   const itemFor = async (originalPath: string): Promise<TrashItem> => {
     const item = (await list()).find((i) => i.originalPath === originalPath);
@@ -91,8 +93,11 @@ describe('recycle bin', function () {
       await expectProblem(admin.api.trash.list({ params: { shareId }, query: { cursor: 'bm90IGEgY3Vyc29y' } }), 'fs.cursor.invalid', 400);
     });
 
-    it('hides the bin from folder listings and refuses its name in the file API', async () => {
-      expect(existsSync(at('.cellar-trash'))).to.equal(true);
+    it('keeps the bin out of the share (private, beside it) and refuses its name in the file API', async () => {
+      expect(existsSync(at('.cellar-trash'))).to.equal(false);
+      expect(trashEntries().length).to.be.greaterThan(0);
+      expect(statSync(binFolder()).mode & 0o777).to.equal(0o700);
+      expect(statSync(path.dirname(binFolder())).mode & 0o777).to.equal(0o700);
       const page = await admin.api.files.list({ params: { shareId }, query: {} });
       expect(page.items.map((e) => e.name)).to.not.include('.cellar-trash');
       await expectProblem(admin.api.files.list({ params: { shareId }, query: { path: '.cellar-trash' } }), 'fs.path.reserved', 400);

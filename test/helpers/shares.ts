@@ -14,9 +14,12 @@ export function tempFolder(prefix = 'cellar-share-'): string {
   return folder;
 }
 
-/** Removes every folder tempFolder made (call in after()). */
+/** Removes every folder tempFolder made (call in after()), with the recycle bin a share of it had beside it. */
 export function removeTempFolders(): void {
-  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+  for (const folder of made.splice(0)) {
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(path.join(path.dirname(folder), '.cellar-trash', path.basename(folder)), { recursive: true, force: true });
+  }
 }
 
 /** Registers a fresh temp folder as a share through the API (development mode). */

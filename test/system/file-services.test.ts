@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { binRoot, ensureBin } from '../../daemon/src/areas/files/trash/trash-bin.ts';
 import type { FileShare } from '../../daemon/src/host/file-services/file-share.ts';
 import { accounts, FileServicesBox, password, sh, smbPort, sshPort, type Run } from './file-services-fixture.ts';
 
@@ -113,7 +114,29 @@ describe('file services on real smbd and sshd (root)', function () {
     expect(encrypted.stdout).to.include('secret.txt');
   });
 
-  it('SMB: the recycle bin is neither listed nor reachable', async () => {
+  it('SFTP: a deleted entry goes to a bin beside the share, which no SFTP listing shows', async () => {
+    // The way the daemon deletes: the bin made ready beside the share, the entry renamed into it.
+    await writeFile(path.join(box.shares.docs, 'unwanted.txt'), 'unwanted\n');
+    const bin = await ensureBin(box.shares.docs);
+    expect(bin).to.equal(binRoot(box.shares.docs));
+    await rename(path.join(box.shares.docs, 'unwanted.txt'), path.join(bin, 'stored-unwanted'));
+    // A pass of the file services (ACLs, smb.conf, chroots) makes no bin inside the share either.
+    box.state.shares[0]!.users.push({ username: stranger, access: 'read' });
+    await box.services.apply();
+    box.state.shares[0]!.users.pop();
+    await box.services.apply();
+    for (const user of [writer, reader]) {
+      const ls = await sftp(user, ['ls -a /docs', 'ls -a /']);
+      expect(ls.code, ls.stdout + ls.stderr).to.equal(0);
+      expect(ls.stdout).to.include('hello.txt').and.not.include('.cellar-trash').and.not.include('unwanted');
+    }
+    const get = await sftp(writer, [`get /docs/.cellar-trash/stored-unwanted ${path.join(box.root, 'sftp-trash-got.txt')}`]);
+    expect(get.code).to.not.equal(0);
+  });
+
+  it('SMB: an old recycle bin inside a share is neither listed nor reachable', async () => {
+    // Bins used to live inside the share; the veto stays for them.
+    await mkdir(path.join(box.shares.docs, '.cellar-trash'), { mode: 0o700 });
     await writeFile(path.join(box.shares.docs, '.cellar-trash', 'deleted.txt'), 'gone\n');
     const list = await smb('docs', writer, 'ls');
     expect(list.code).to.equal(0);
@@ -156,6 +179,8 @@ describe('file services on real smbd and sshd (root)', function () {
     expect((await asUser(writer, ['touch', path.join(box.shares.docs, 'disk-writer')])).code).to.equal(0);
     expect((await asUser(stranger, ['cat', file])).code).to.not.equal(0);
     expect((await asUser(reader, ['ls', path.join(box.shares.docs, '.cellar-trash')])).code).to.not.equal(0);
+    expect((await asUser(writer, ['ls', binRoot(box.shares.docs)])).code).to.not.equal(0);
+    expect((await asUser(writer, ['cat', path.join(binRoot(box.shares.docs), 'stored-unwanted')])).code).to.not.equal(0);
   });
 
   it('a grant change is applied live: smbd reloads, the chroot and ACLs follow', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
@@ -57,7 +57,11 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
     const user = await admin.api.users.create({ body: { username: 'hanna', password: 'Hanna-password-1' } });
     userId = user.id;
     expect(zfsGet('refquota', `${poolA}/homes/hanna`)).to.equal(String(16 * mib));
-    expect((await admin.api.users.list()).find((u) => u.id === userId)?.home).to.equal(path.join(disks.work, 'mnt', poolA, 'homes', 'hanna'));
+    // The home's files are the dataset's `files` folder, owned by the user; the mount point stays root's.
+    const homeFiles = path.join(disks.work, 'mnt', poolA, 'homes', 'hanna', 'files');
+    expect((await admin.api.users.list()).find((u) => u.id === userId)?.home).to.equal(homeFiles);
+    expect(statSync(homeFiles).uid).to.equal(user.uid);
+    expect(statSync(path.dirname(homeFiles)).uid).to.equal(0);
     const own = await admin.api.homes.setQuota({ params: { userId }, body: { quotaBytes: 8 * mib } });
     expect(own.homes[0]).to.include({ folder: 'hanna', quotaBytes: 8 * mib, effectiveQuotaBytes: 8 * mib, deleted: false });
     expect(zfsGet('refquota', `${poolA}/homes/hanna`)).to.equal(String(8 * mib));
@@ -66,7 +70,14 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
     await admin.api.homes.setQuota({ params: { userId }, body: { quotaBytes: null } });
     expect(zfsGet('refquota', `${poolA}/homes/hanna`)).to.equal(String(16 * mib));
     await expectProblem(admin.api.homes.settings({ body: { defaultQuotaBytes: null, homePool: poolB } }), 'homes.pool.has_homes', 409);
-    writeFileSync(path.join(disks.work, 'mnt', poolA, 'homes', 'hanna', 'diary.txt'), 'dear diary');
+    writeFileSync(path.join(homeFiles, 'diary.txt'), 'dear diary');
+    // A deleted file waits in the bin beside the home's files, on the home's dataset.
+    writeFileSync(path.join(homeFiles, 'draft.txt'), 'draft');
+    const homeShare = (await admin.api.homes.overview()).homes[0]!.shareId;
+    const deleted = await waitJob(admin, await admin.api.fileOperations.run({ body: { op: 'delete', sources: [{ shareId: homeShare, path: 'draft.txt' }] } }));
+    expect(deleted.state, JSON.stringify(deleted.error)).to.equal('succeeded');
+    expect(readdirSync(path.join(disks.work, 'mnt', poolA, 'homes', 'hanna', '.cellar-trash', 'files'))).to.have.length(1);
+    expect(readdirSync(homeFiles)).to.deep.equal(['diary.txt']);
   });
 
   let shareId = 0;
@@ -146,7 +157,13 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
     const job = await waitJob(admin, await admin.api.homes.move({ body: { pool: poolB } }));
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
     expect(job.result).to.deep.equal({ moved: ['hanna'], failed: [] });
-    expect(readFileSync(path.join(disks.work, 'mnt', poolB, 'homes', 'hanna', 'diary.txt'), 'utf8')).to.equal('dear diary');
+    expect(readFileSync(path.join(disks.work, 'mnt', poolB, 'homes', 'hanna', 'files', 'diary.txt'), 'utf8')).to.equal('dear diary');
+    // The bin moved with the home: its item is restored from the new dataset.
+    const homeShare = (await admin.api.homes.overview()).homes[0]!.shareId;
+    const [draft] = (await admin.api.trash.list({ params: { shareId: homeShare }, query: {} })).items;
+    const restored = await waitJob(admin, await admin.api.trash.restore({ params: { shareId: homeShare }, body: { ids: [draft!.id] } }));
+    expect(restored.state, JSON.stringify(restored.error)).to.equal('succeeded');
+    expect(readFileSync(path.join(disks.work, 'mnt', poolB, 'homes', 'hanna', 'files', 'draft.txt'), 'utf8')).to.equal('draft');
     expect(zfsGet('refquota', `${poolB}/homes/hanna`)).to.equal(String(16 * mib));
     expect(() => sh(['zfs', 'list', `${poolA}/homes/hanna`])).to.throw();
     const overview = await admin.api.homes.overview();
@@ -167,6 +184,7 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
     const job = await waitJob(admin, await admin.api.homes.release({ params: { shareId: home.shareId }, body: { shareId } }));
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
     expect(readFileSync(path.join(root, folder, 'diary.txt'), 'utf8')).to.equal('dear diary');
+    expect(readdirSync(path.join(root, folder)).sort()).to.deep.equal(['diary.txt', 'draft.txt']);
     expect(existsSync(path.join(disks.work, 'mnt', poolB, 'homes', folder))).to.equal(false);
     expect((await admin.api.homes.overview()).homes).to.deep.equal([]);
   });

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
@@ -99,9 +99,27 @@ describe('storage on zfs-fuse', function () {
     const job = await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: preview.planId } }));
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
     const share = (await admin.api.shares.list()).find((s) => s.name === 'Family Photos');
-    expect(share).to.include({ kind: 'dataset', hostPath: path.join(work, 'mnt', poolName, 'shares', 'family-photos') });
+    // The share is the dataset's `files` folder; its recycle bin lies beside it on the same dataset.
+    const mountpoint = path.join(work, 'mnt', poolName, 'shares', 'family-photos');
+    expect(share).to.include({ kind: 'dataset', hostPath: path.join(mountpoint, 'files') });
+    expect(statSync(share!.hostPath!).mode & 0o777).to.equal(0o755);
     writeFileSync(path.join(share!.hostPath!, 'a.txt'), 'first');
     expect(existsSync(path.join(share!.hostPath!, 'a.txt'))).to.equal(true);
+
+    writeFileSync(path.join(share!.hostPath!, 'unwanted.txt'), 'unwanted');
+    const inode = statSync(path.join(share!.hostPath!, 'unwanted.txt')).ino;
+    const deleted = await waitJob(
+      admin,
+      await admin.api.fileOperations.run({ body: { op: 'delete', sources: [{ shareId: share!.id, path: 'unwanted.txt' }] } }),
+    );
+    expect(deleted.state, JSON.stringify(deleted.error)).to.equal('succeeded');
+    const bin = path.join(mountpoint, '.cellar-trash', 'files');
+    const [stored] = readdirSync(bin);
+    expect(readFileSync(path.join(bin, stored!), 'utf8')).to.equal('unwanted');
+    expect(statSync(path.join(bin, stored!)).ino, 'a rename within the dataset').to.equal(inode);
+    expect(readdirSync(share!.hostPath!, { recursive: true })).to.deep.equal(['a.txt']);
+    const listing = await admin.api.files.list({ params: { shareId: share!.id }, query: {} });
+    expect(listing.items.map((e) => e.name)).to.deep.equal(['a.txt']);
   });
 
   it('takes a manual snapshot, holds it so it cannot be destroyed, and releases only its own hold', async () => {

@@ -80,6 +80,7 @@ export const fileOperationsRoutes = {
       'fs.entry.not_found',
       'fs.entry.not_folder',
       'fs.operation.into_itself',
+      'fs.trash.unavailable',
     ],
   }),
 };

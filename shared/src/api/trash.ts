@@ -67,7 +67,7 @@ export const trashItemsRequest = Joi.object<TrashItemsRequest, true>({
   onConflict: onConflictSchema(),
 }).id('TrashItemsRequest');
 
-const itemsErrors = ['fs.share.not_found', 'fs.share.read_only', 'fs.trash.item_not_found'] as const;
+const itemsErrors = ['fs.share.not_found', 'fs.share.read_only', 'fs.trash.item_not_found', 'fs.trash.unavailable', 'fs.entry.not_found'] as const;
 
 export const trashRoutes = {
   list: defineRoute({
@@ -115,6 +115,6 @@ export const trashRoutes = {
     params: shareIdParams,
     status: 202,
     response: jobSchema,
-    errors: ['fs.share.not_found', 'fs.share.read_only'],
+    errors: ['fs.share.not_found', 'fs.share.read_only', 'fs.trash.unavailable', 'fs.entry.not_found'],
   }),
 };

@@ -1,6 +1,7 @@
 import { realpath, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { ProblemError } from '../../core/problem-error.ts';
+import { trashFolderName } from '../files/safe-path.ts';
 
 /** True when one of two real paths is the other or lies inside it. */
 export function overlaps(a: string, b: string): boolean {
@@ -22,6 +23,8 @@ export async function checkHostFolder(hostPath: string, dataDir: string, otherSh
     throw new ProblemError('fs.share.folder_invalid', { reason: 'missing' });
   }
   if (!(await stat(real)).isDirectory()) throw new ProblemError('fs.share.folder_invalid', { reason: 'notFolder' });
+  // Recycle bins live in `.cellar-trash` folders beside shares: a share there would reach into other shares' bins.
+  if (real.split(path.sep).includes(trashFolderName)) throw new ProblemError('fs.share.folder_invalid', { reason: 'recycleBin' });
   const dataReal = await realpath(dataDir).catch(() => path.resolve(dataDir));
   if (overlaps(real, dataReal))
     throw new ProblemError('fs.share.folder_overlaps', { shareId: null }, { detail: 'The folder overlaps the data directory of the box' });

@@ -4,6 +4,7 @@ import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
 import { parseRelPath, resolveInShare } from '../files/safe-path.ts';
+import { mountpointOf, shareRootOf } from './dataset-layout.ts';
 import { entryState, versionName, type FileVersionsService, type VersionShare } from './file-versions.service.ts';
 
 export interface VersionRestoreParams {
@@ -35,7 +36,9 @@ export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContex
   ctx.progress(0, 1, 'entries');
   const name = segments[segments.length - 1] ?? '';
   const parentRel = segments.slice(0, -1).join('/');
-  const restored = await deps.reader.with(share.dataset, version, share.hostPath, async (root) => {
+  // A snapshot holds the whole dataset: the share's tree is its `files` folder.
+  const restored = await deps.reader.with(share.dataset, version, mountpointOf(share.hostPath), async (snapshotRoot) => {
+    const root = shareRootOf(snapshotRoot);
     const state = await entryState(root, ctx.params.path);
     if (!state) throw new ProblemError('fs.version.not_found', { version });
     const source = (await resolveInShare(root, ctx.params.path)).full;

@@ -9,6 +9,7 @@ import { numberProp } from '../../host/zfs/zfs-get.ts';
 import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { isReservedName, parseRelPath, resolveInShare } from '../files/safe-path.ts';
+import { mountpointOf, shareRootOf } from './dataset-layout.ts';
 
 export const versionRestoreJob = 'files.versions.restore';
 
@@ -88,7 +89,7 @@ export class FileVersionsService {
     if (!share.dataset) return out;
     const seen = new Set<string>(current ? [current.signature] : []);
     for (const snap of await this.snapshots(share.dataset)) {
-      const state = await this.deps.reader.with(share.dataset, snap.name, share.hostPath, (root) => entryState(root, rel));
+      const state = await this.deps.reader.with(share.dataset, snap.name, mountpointOf(share.hostPath), (root) => entryState(shareRootOf(root), rel));
       // Listed once per distinct content, and never while equal to the current entry.
       if (!state || seen.has(state.signature)) continue;
       seen.add(state.signature);

@@ -4,6 +4,7 @@ import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { trashFolderName } from '../files/safe-path.ts';
 import { effectiveQuota, type HomeShares, type HomesService } from './homes.service.ts';
+import { shareRootOf } from './dataset-layout.ts';
 import type { HomeModels } from './homes.model.ts';
 
 export interface HomeJobsDeps {
@@ -37,7 +38,7 @@ export async function runHomeRelease(deps: HomeJobsDeps, ctx: JobContext<{ share
   const to = path.join(targetRoot, folder);
   await mkdir(to);
   await deps.copy(from, to, ctx.signal);
-  // The recycle bin goes with the home, not into the share.
+  // The recycle bin goes with the home, not into the share (it lies beside the home's files; an old one may still be inside).
   await rm(path.join(to, trashFolderName), { recursive: true, force: true });
   ctx.progress(1, 2, 'steps');
   await deps.homes.destroy(row);
@@ -70,9 +71,10 @@ export async function runHomeMove(deps: HomeJobsDeps, ctx: JobContext<{ pool: st
       const from = await homes.mountpoint(row.dataset);
       const to = await homes.makeDataset(dataset, effectiveQuota(row.quotaBytes, settings.defaultQuotaBytes));
       created = true;
+      // The whole dataset: the share's files and its recycle bin beside them.
       await deps.copy(from, to, ctx.signal);
       await homes.destroyDataset(row.dataset, ctx.signal);
-      await deps.shares.relocate(row.shareId, { dataset, hostPath: to });
+      await deps.shares.relocate(row.shareId, { dataset, hostPath: shareRootOf(to) });
       await row.update({ dataset });
       result.moved.push(row.folder);
     } catch (err) {

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
+import { makeShareTree, shareRootOf } from './dataset-layout.ts';
 import type { HomeModels, HomeRow, HomeSettingsRow } from './homes.model.ts';
 
 export const homeReleaseJob = 'storage.homes.release';
@@ -105,8 +106,8 @@ export class HomesService {
     const settings = await this.settings();
     if (!settings.homePool) return;
     const dataset = `${settings.homePool}/homes/${user.username}`;
-    const hostPath = await this.makeDataset(dataset, effectiveQuota(null, settings.defaultQuotaBytes));
-    await this.command(['chown', String(user.uid), hostPath]);
+    // The home's files are the dataset's `files` folder, owned by the user; the mount point stays root's.
+    const hostPath = await makeShareTree(await this.makeDataset(dataset, effectiveQuota(null, settings.defaultQuotaBytes)), user.uid);
     const shareId = await this.deps.shares.register({ name: user.username, dataset, hostPath });
     await this.deps.shares.grantOwner(shareId, user.id);
     await this.deps.models.homes.create({ shareId, userId: user.id, username: user.username, uid: user.uid, folder: user.username, dataset, quotaBytes: null });
@@ -199,7 +200,7 @@ export class HomesService {
       if (await zfs.exists(dataset)) {
         // The dataset was renamed; only the bookkeeping was missing.
         const folder = deletedFolder(row.username, row.uid);
-        await shares.relocate(row.shareId, { name: folder, dataset, hostPath: await this.mountpoint(dataset) });
+        await shares.relocate(row.shareId, { name: folder, dataset, hostPath: shareRootOf(await this.mountpoint(dataset)) });
         await row.update({ userId: null, folder, dataset });
         return this.failure(user, home, 'kept', row, err);
       }
@@ -297,17 +298,18 @@ export class HomesService {
   private async keep(row: HomeRow): Promise<void> {
     const folder = deletedFolder(row.username, row.uid);
     const dataset = keptDataset(row);
-    let hostPath: string;
+    let mountpoint: string;
     try {
       await this.command(['zfs', 'rename', row.dataset, dataset]);
-      hostPath = await this.mountpoint(dataset);
+      mountpoint = await this.mountpoint(dataset);
     } catch (err) {
       // zfs-fuse cannot rename a file system ("dataset is busy"): copy into the new one instead.
       if (!(await this.deps.zfs.exists(row.dataset)) || (await this.deps.zfs.exists(dataset))) throw err;
       try {
         const from = await this.mountpoint(row.dataset);
-        hostPath = await this.makeDataset(dataset, effectiveQuota(row.quotaBytes, (await this.settings()).defaultQuotaBytes));
-        await this.deps.copy(from, hostPath);
+        mountpoint = await this.makeDataset(dataset, effectiveQuota(row.quotaBytes, (await this.settings()).defaultQuotaBytes));
+        // The whole dataset: the share's files and its recycle bin beside them.
+        await this.deps.copy(from, mountpoint);
         await this.destroyDataset(row.dataset);
       } catch (copyErr) {
         // Never two halves: while the original is there, the partial copy goes.
@@ -315,7 +317,7 @@ export class HomesService {
         throw copyErr;
       }
     }
-    await this.deps.shares.relocate(row.shareId, { name: folder, dataset, hostPath });
+    await this.deps.shares.relocate(row.shareId, { name: folder, dataset, hostPath: shareRootOf(mountpoint) });
     await row.update({ userId: null, folder, dataset });
   }
 

@@ -4,6 +4,7 @@ import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { leafNames } from '../../host/zfs/zpool-status.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
+import { makeShareTree } from './dataset-layout.ts';
 import { memberRefusal, type DiskGuard } from './disk-guard.ts';
 import {
   diskReplacePlan,
@@ -173,6 +174,7 @@ export class PlansService {
     const [dataset] = await this.deps.zfs.objects(after.dataset, 0);
     const mountpoint = dataset?.props.get('mountpoint');
     if (!mountpoint || !mountpoint.startsWith('/')) throw new ProblemError('storage.dataset.not_found', { dataset: after.dataset });
-    await this.deps.shares.register({ name: after.name, dataset: after.dataset, hostPath: mountpoint });
+    // The share is the dataset's `files` folder, so its recycle bin sits beside it on the same dataset.
+    await this.deps.shares.register({ name: after.name, dataset: after.dataset, hostPath: await makeShareTree(mountpoint) });
   }
 }

@@ -208,7 +208,7 @@ describe('user deletion with a home: checks first, a failed home step leaves a w
     const p = await failure(identity.users.remove(actor, u.id, { home: 'keep' }));
     expect(p.params).to.deep.include({ userDeleted: true, homeState: 'kept', folder: u.kept, cause: 'database is locked' });
     expect((await homeModels.homes.findByPk(u.shareId))?.toJSON()).to.include({ userId: null, folder: u.kept, dataset: `tank/homes/${u.kept}` });
-    expect(shares.shares.get(u.shareId)).to.deep.equal({ name: u.kept, dataset: `tank/homes/${u.kept}`, hostPath: `/mnt/tank/homes/${u.kept}` });
+    expect(shares.shares.get(u.shareId)).to.deep.equal({ name: u.kept, dataset: `tank/homes/${u.kept}`, hostPath: `/mnt/tank/homes/${u.kept}/files` });
   });
 
   it('delete: a failed zfs destroy leaves the home unchanged and says so with the command that failed', async () => {

@@ -22,7 +22,9 @@ export function shareAcl(share: Pick<FileShare, 'users'>): ShareAcl {
 }
 
 /**
- * setfacl runs over the whole share except its recycle bin (which stays the box's own).
+ * setfacl runs over the whole share. A share's recycle bin lives beside the share, outside this
+ * walk (the files area makes it 0700); a bin left inside the share by an older version
+ * (`<share>/.cellar-trash`, taken over on first use) is pruned so it stays the box's own.
  * find never follows symbolic links and setfacl -P skips them, so nothing outside the share
  * is ever touched.
  */

@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
@@ -141,34 +140,11 @@ export class FileServices {
       if (this.applied.acl.get(share.id) === key) continue;
       // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
       try {
-        await this.lockTrash(path.join(share.hostPath, this.deps.reserved.trashFolder));
         for (const argv of aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
         this.applied.acl.set(share.id, key);
       } catch (err) {
         this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });
       }
-    }
-  }
-
-  /**
-   * The recycle bin is the box's alone: made before any user could plant a link under its
-   * name, and closed to everybody but root through the open folder itself (O_NOFOLLOW, fchmod),
-   * so a link put in its place is never followed.
-   */
-  private async lockTrash(trash: string): Promise<void> {
-    if (!this.deps.runner.apply) {
-      this.deps.logger.info('would lock the recycle bin to root', { component, folder: trash });
-      return;
-    }
-    await mkdir(trash, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw err;
-    });
-    const handle = await open(trash, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-    try {
-      // With an ACL, the group bits are its mask: 0700 leaves every named entry without effect.
-      await handle.chmod(0o700);
-    } finally {
-      await handle.close();
     }
   }
 

@@ -4,6 +4,7 @@ import type { GrantLevel } from '../../../../../shared/src/api/shares.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { assertExists, resolveInShare } from '../safe-path.ts';
+import { readyShareBin } from '../trash/trash-bin.ts';
 import { assertNotIntoItself, targetFolderOf, type OperationJobParams } from './operation-job.ts';
 
 export interface OperationsDeps {
@@ -23,11 +24,14 @@ export class OperationsService {
     // Copy only reads its sources; move and delete change the folders they come from.
     const sourceNeed: GrantLevel = body.op === 'copy' ? 'read' : 'readWrite';
     const sources = [];
+    const bins = new Set<string>();
     for (const ref of body.sources) {
       const r = await resolveInShare(await this.deps.shareFolder(principal, ref.shareId, sourceNeed), ref.path);
       if (r.rel === '') throw new ProblemError('fs.path.invalid', { reason: 'shareRoot' });
       assertExists(r);
       sources.push(r);
+      // A bin that cannot take the entries (another file system) is refused now rather than by a failing job.
+      if (body.op === 'delete' && !body.permanent && !bins.has(r.root)) bins.add(await readyShareBin(r.root));
     }
     if (body.target) {
       const root = await this.deps.shareFolder(principal, body.target.shareId, 'readWrite');

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, realpath, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TrashItemType } from '../../../../../shared/src/api/trash.ts';
 import { isoAt, type Clock } from '../../../core/clock.ts';
+import { ProblemError } from '../../../core/problem-error.ts';
 import { typeOf } from '../file-entry.ts';
-import { moveInto } from '../operations/move-entry.ts';
-import { errno, treeBytes, type TreeContext } from '../operations/tree.ts';
+import { errno, lstatOrNull, treeBytes, type TreeContext } from '../operations/tree.ts';
 import { trashFolderName } from '../safe-path.ts';
 import type { TrashRow } from './trash.model.ts';
 
@@ -20,21 +20,72 @@ export interface BinDeps {
 }
 
 /**
- * The share's bin folder, made on first use. Mode 0700: only the daemon reads it (SMB vetoes it,
- * the file API refuses its name). A link or file planted under the name is refused, never followed.
+ * Where a share's bin lives: `<parent of the share root>/.cellar-trash/<share folder name>`. Beside
+ * the share, never inside it: SFTP lists every name in a share's tree and cannot hide one. In the
+ * layouts the box makes (a dataset share is the `files` folder of its dataset) the bin is on the
+ * share's own file system, so deleting stays a rename. The one rule for the bin's place.
  */
-export async function ensureBin(root: string): Promise<string> {
-  const bin = path.join(root, trashFolderName);
-  await mkdir(bin, { mode: 0o700 }).catch((err: unknown) => {
+export function binRoot(shareRoot: string): string {
+  return path.join(path.dirname(shareRoot), trashFolderName, path.basename(shareRoot));
+}
+
+/** Where an item's entry lives in the bin of the share at `shareRoot`. */
+export function storedPath(shareRoot: string, row: Pick<TrashRow, 'storedName'>): string {
+  return path.join(binRoot(shareRoot), row.storedName);
+}
+
+/**
+ * A folder of the box's own: made 0700 when missing; a link, a file or a folder somebody else owns
+ * planted at the name is refused, never followed or used.
+ */
+async function privateFolder(folder: string): Promise<void> {
+  await mkdir(folder, { mode: 0o700 }).catch((err: unknown) => {
     if (errno(err) !== 'EEXIST') throw err;
   });
-  if (!(await lstat(bin)).isDirectory()) throw new Error(`${trashFolderName} of a share is not a folder`);
+  const s = await lstat(folder);
+  if (!s.isDirectory() || s.uid !== process.geteuid?.()) throw new ProblemError('fs.trash.unavailable', { reason: 'notOwnFolder' });
+  if ((s.mode & 0o077) !== 0) await chmod(folder, 0o700);
+}
+
+/** Deleting must stay a rename: a bin on another file system than its share is refused, never filled by copying. */
+export async function assertSameDevice(shareRoot: string, bin: string): Promise<void> {
+  const [share, own] = await Promise.all([stat(shareRoot), lstat(bin)]);
+  if (share.dev !== own.dev) throw new ProblemError('fs.trash.unavailable', { reason: 'otherDevice' });
+}
+
+/**
+ * Bins used to live inside the share (`<share>/.cellar-trash`), where SFTP listed their name. Their
+ * entries move to the bin beside the share (a rename: the same file system, checked before) under
+ * their stored names, so every row still finds its entry; the emptied old folder goes.
+ */
+async function adoptOldBin(shareRoot: string, bin: string): Promise<void> {
+  const old = path.join(shareRoot, trashFolderName);
+  const s = await lstatOrNull(old);
+  if (!s?.isDirectory()) return;
+  for (const name of await readdir(old)) {
+    if (await lstatOrNull(path.join(bin, name))) continue;
+    await rename(path.join(old, name), path.join(bin, name));
+  }
+  await rmdir(old).catch(() => undefined);
+}
+
+/** The share's bin, made on first use and checked on every use (place, owner, device); old in-share bins are emptied into it. */
+export async function ensureBin(shareRoot: string): Promise<string> {
+  const bin = binRoot(shareRoot);
+  await privateFolder(path.dirname(bin));
+  await privateFolder(bin);
+  await assertSameDevice(shareRoot, bin);
+  await adoptOldBin(shareRoot, bin);
   return bin;
 }
 
-/** Where an item's entry lives in the bin. */
-export function storedPath(root: string, row: Pick<TrashRow, 'storedName'>): string {
-  return path.join(root, trashFolderName, row.storedName);
+/** The real root of a share's folder with its bin made ready (the bin's place follows the real root, as deleting resolves it). */
+export async function readyShareBin(hostPath: string): Promise<string> {
+  const root = await realpath(hostPath).catch(() => {
+    throw new ProblemError('fs.entry.not_found', undefined, { detail: 'The folder of the share is missing on the host' });
+  });
+  await ensureBin(root);
+  return root;
 }
 
 /**
@@ -61,8 +112,11 @@ export async function moveIntoBin(
     deletedByName: who.username,
   });
   try {
-    // A rename within the share's file system; an entry on another mount inside the share is copied over.
-    await moveInto(entry.full, bin, row.storedName, { ctx, onConflict: 'fail', targetRoot: share.root });
+    ctx.signal.throwIfAborted();
+    // Always a rename (the name is fresh, so nothing is replaced): an entry on another mount inside the share is refused, not copied.
+    await rename(entry.full, path.join(bin, row.storedName)).catch((err: unknown) => {
+      throw errno(err) === 'EXDEV' ? new ProblemError('fs.trash.unavailable', { reason: 'otherDevice' }) : err;
+    });
   } catch (err) {
     await row.destroy();
     throw err;
@@ -71,7 +125,7 @@ export async function moveIntoBin(
 }
 
 /** Deletes an item for good: its entry in the bin (links inside are removed, never followed) and its row. */
-export async function destroyItem(root: string, row: TrashRow): Promise<void> {
-  await rm(storedPath(root, row), { recursive: true, force: true });
+export async function destroyItem(shareRoot: string, row: TrashRow): Promise<void> {
+  await rm(storedPath(shareRoot, row), { recursive: true, force: true });
   await row.destroy();
 }

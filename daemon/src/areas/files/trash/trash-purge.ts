@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 import type { Clock } from '../../../core/clock.ts';
 import type { Logger } from '../../../core/logger.ts';
-import { destroyItem } from './trash-bin.ts';
+import { destroyItem, readyShareBin } from './trash-bin.ts';
 import type { TrashRow } from './trash.model.ts';
 
 export const trashPurgeTask = 'files.trash.purge';
@@ -26,9 +26,18 @@ export async function purgeTrash(deps: PurgeDeps, signal: AbortSignal): Promise<
     if (share.trashRetentionDays === 0 || share.hostPath === null) continue;
     const before = new Date(deps.clock.now() - share.trashRetentionDays * dayMs).toISOString();
     const rows = await deps.rows.findAll({ where: { shareId: share.id, deletedAt: { [Op.lt]: before } } });
+    if (rows.length === 0) continue;
+    let root: string;
+    try {
+      root = await readyShareBin(share.hostPath);
+    } catch (err) {
+      // One share whose folder or bin is unusable must not keep the others from being purged.
+      deps.logger.warn('recycle bin not purged', { component: 'files', shareId: share.id, error: err instanceof Error ? err.message : String(err) });
+      continue;
+    }
     for (const row of rows) {
       if (signal.aborted) return removed;
-      await destroyItem(share.hostPath, row);
+      await destroyItem(root, row);
       removed++;
     }
   }

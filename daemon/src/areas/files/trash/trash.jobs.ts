@@ -7,7 +7,7 @@ import { ProblemError } from '../../../core/problem-error.ts';
 import { moveInto } from '../operations/move-entry.ts';
 import { errno, lstatOrNull, type TreeContext } from '../operations/tree.ts';
 import { assertFollowable, resolveInShare } from '../safe-path.ts';
-import { destroyItem, storedPath } from './trash-bin.ts';
+import { destroyItem, readyShareBin, storedPath } from './trash-bin.ts';
 import type { TrashRow } from './trash.model.ts';
 
 export type TrashJobKind = 'files.trash.restore' | 'files.trash.delete' | 'files.trash.empty';
@@ -65,7 +65,8 @@ async function restoreItem(root: string, row: TrashRow, onConflict: OnConflict, 
 
 async function runTrashJob(deps: TrashJobDeps, kind: TrashJobKind, job: JobContext<TrashJobParams>): Promise<TrashJobResult> {
   const { shareId, ids, onConflict } = job.params;
-  const root = await deps.shareRoot(shareId);
+  // Also takes over an old in-share bin, so its items can be restored or deleted.
+  const root = await readyShareBin(await deps.shareRoot(shareId));
   const rows = await deps.rows.findAll({ where: { shareId, id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
   const result: TrashJobResult = { done: [], skipped: [] };
   const found = new Set(rows.map((r) => r.id));

@@ -4,13 +4,14 @@ import type { GrantLevel } from '../../../../../shared/src/api/shares.ts';
 import type { TrashItem, TrashItemsRequest, TrashPage, TrashQuery } from '../../../../../shared/src/api/trash.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
+import { readyShareBin } from './trash-bin.ts';
 import type { TrashRow } from './trash.model.ts';
 import type { TrashJobParams, TrashJobKind } from './trash.jobs.ts';
 
 export interface TrashDeps {
   rows: typeof TrashRow;
   /** The share when the caller holds `need` on it (throws fs.share.not_found / read_only). */
-  share(principal: Principal, shareId: number, need: GrantLevel): Promise<{ trashRetentionDays: number }>;
+  share(principal: Principal, shareId: number, need: GrantLevel): Promise<{ trashRetentionDays: number; hostPath: string }>;
   enqueue(kind: TrashJobKind, params: TrashJobParams, userId: number): Promise<Job>;
 }
 
@@ -87,14 +88,20 @@ export class TrashService {
   }
 
   async empty(principal: Principal, shareId: number): Promise<Job> {
-    await this.deps.share(principal, shareId, 'readWrite');
+    await this.usableBin(principal, shareId);
     // What is in the bin now: an entry deleted while the job waits is not emptied unasked.
     const ids = (await this.deps.rows.findAll({ where: { shareId }, attributes: ['id'] })).map((r) => r.id);
     return this.deps.enqueue('files.trash.empty', { shareId, ids, onConflict: 'fail' }, principal.id);
   }
 
+  /** Write access, and a bin that can be used now: an unusable one is refused at once rather than by a failing job. */
+  private async usableBin(principal: Principal, shareId: number): Promise<void> {
+    const share = await this.deps.share(principal, shareId, 'readWrite');
+    await readyShareBin(share.hostPath);
+  }
+
   private async requireItems(principal: Principal, shareId: number, ids: number[]): Promise<void> {
-    await this.deps.share(principal, shareId, 'readWrite');
+    await this.usableBin(principal, shareId);
     const found = new Set((await this.deps.rows.findAll({ where: { shareId, id: { [Op.in]: ids } }, attributes: ['id'] })).map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) throw new ProblemError('fs.trash.item_not_found', { ids: missing });
