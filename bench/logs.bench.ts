@@ -8,7 +8,7 @@ import { LogDb } from '../daemon/src/areas/logs/log-db.ts';
 import { LogStore } from '../daemon/src/areas/logs/log-store.ts';
 import type { LogRecord } from '../daemon/src/core/logger.ts';
 import { generateLogs, needle, needleEvery } from './lib/log-fixture.ts';
-import { spawnUntilReady } from './lib/spawn-server.ts';
+import { daemonCommand, spawnUntilReady } from './lib/spawn-server.ts';
 import type { BenchRow } from './lib/table.ts';
 
 const ingestCount = 200_000;
@@ -153,7 +153,7 @@ export async function logsBench(): Promise<BenchRow[]> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = { BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: password, BOX_LOG_LEVEL: 'warn' };
-    const daemon = await spawnUntilReady(['daemon/src/main.ts'], `${base}/api/health`, env);
+    const daemon = await spawnUntilReady(await daemonCommand(), `${base}/api/health`, env);
     let coldMs: number;
     let searchMs: number;
     let newestMs: number;

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load } from './lib/load.ts';
-import { residentMb, spawnUntilReady } from './lib/spawn-server.ts';
+import { daemonCommand, residentMb, spawnUntilReady, tsxCommand } from './lib/spawn-server.ts';
 import type { BenchRow } from './lib/table.ts';
 
 async function freePort(): Promise<number> {
@@ -21,15 +21,15 @@ const password = 'bench password 12345';
 export async function platformBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const barePort = await freePort();
-  const bare = await spawnUntilReady(['bench/fixtures/bare-express.ts'], `http://127.0.0.1:${barePort}/api/health`, { PORT: String(barePort) });
+  const bare = await spawnUntilReady(tsxCommand('bench/fixtures/bare-express.ts'), `http://127.0.0.1:${barePort}/api/health`, { PORT: String(barePort) });
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cellar-bench-'));
   const port = await freePort();
   const env = { BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: password, BOX_LOG_LEVEL: 'warn' };
   // The first start also creates the database and the administrator; a box restarts far more often than it is new.
-  const first = await spawnUntilReady(['daemon/src/main.ts'], `http://127.0.0.1:${port}/api/health`, env);
+  const first = await spawnUntilReady(await daemonCommand(), `http://127.0.0.1:${port}/api/health`, env);
   await first.stop();
-  const daemon = await spawnUntilReady(['daemon/src/main.ts'], `http://127.0.0.1:${port}/api/health`, env);
+  const daemon = await spawnUntilReady(await daemonCommand(), `http://127.0.0.1:${port}/api/health`, env);
   try {
     rows.push({
       name: 'first start (new data directory)',

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { freePort } from './free-port.ts';
-import { spawnUntilReady, type Spawned } from './spawn-server.ts';
+import { daemonCommand, spawnUntilReady, type Spawned } from './spawn-server.ts';
 
 const password = 'bench password 12345';
 
@@ -19,7 +19,7 @@ export async function startSignedInDaemon(dataDir: string): Promise<DaemonSessio
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: password, BOX_LOG_LEVEL: 'warn', BOX_MODE: 'development' };
-  const daemon: Spawned = await spawnUntilReady(['daemon/src/main.ts'], `${base}/api/health`, env);
+  const daemon: Spawned = await spawnUntilReady(await daemonCommand(), `${base}/api/health`, env);
   try {
     const login = await fetch(`${base}/api/auth/login`, {
       method: 'POST',

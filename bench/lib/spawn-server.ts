@@ -3,7 +3,23 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-export const tsxBin = path.join(root, 'node_modules/.bin/tsx');
+const tsxBin = path.join(root, 'node_modules/.bin/tsx');
+
+/** A TypeScript script run under tsx, e.g. a baseline server. */
+export function tsxCommand(script: string): string[] {
+  return [tsxBin, script];
+}
+
+let bundled: Promise<void> | undefined;
+
+/** The daemon as `npm start` and a box run it: the bundle, built once per bench run. */
+export async function daemonCommand(): Promise<string[]> {
+  // @ts-expect-error: a plain JavaScript build script without type declarations
+  const { bundleDaemon, bundlePath } = (await import('../../build/scripts/bundle-daemon.js')) as { bundleDaemon(): Promise<void>; bundlePath: string };
+  bundled ??= bundleDaemon();
+  await bundled;
+  return [process.execPath, bundlePath];
+}
 
 export interface Spawned {
   child: ChildProcess;
@@ -12,10 +28,11 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Starts a server process and polls `url` until it answers 200. */
-export async function spawnUntilReady(args: string[], url: string, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<Spawned> {
+/** Starts a server process (`command`: the program and its arguments) and polls `url` until it answers 200. */
+export async function spawnUntilReady(command: string[], url: string, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<Spawned> {
   const started = performance.now();
-  const child = spawn(tsxBin, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const [program = '', ...args] = command;
+  const child = spawn(program, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);

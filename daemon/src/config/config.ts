@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Joi from 'joi';
+import { installPath } from '../core/install-paths.ts';
 
 export type Mode = 'development' | 'box';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -63,7 +64,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     dataDir: './var',
     adminPassword: null,
     logLevel: 'info',
-    webDir: path.resolve(import.meta.dirname, '../../public'),
+    webDir: installPath('daemon/public'),
     validateResponses: false,
     logToConsole: true,
   };

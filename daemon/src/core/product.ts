@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { installPath } from './install-paths.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(installPath('package.json'), 'utf8')) as { version: string };
 
 export const product = { name: 'Cellar', version: pkg.version } as const;

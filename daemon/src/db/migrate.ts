@@ -1,9 +1,7 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { QueryTypes, type QueryInterface, type Sequelize, type Transaction } from 'sequelize';
 import type { UmzugStorage } from 'umzug';
 import type { Logger } from '../core/logger.ts';
+import { migrations } from './migrations/index.ts';
 
 /** What a migration's `up` gets: everything it does must pass `transaction`. */
 export interface MigrationContext {
@@ -17,10 +15,10 @@ export interface Migration {
   up(ctx: MigrationContext): Promise<void>;
 }
 
-export class MigrationError extends Error {}
+/** Migrations by name (the file name without `.ts`), each loaded only when it has to run. */
+export type MigrationSet = Readonly<Record<string, () => Promise<Migration>>>;
 
-const migrationsDir = path.join(import.meta.dirname, 'migrations');
-const migrationFile = /^\d{14}-[a-z0-9-]+\.ts$/;
+export class MigrationError extends Error {}
 
 /** Records applied migrations inside the same transaction as the migrations themselves. */
 function transactionalStorage(sequelize: Sequelize, transaction: Transaction): UmzugStorage {
@@ -42,25 +40,20 @@ function transactionalStorage(sequelize: Sequelize, transaction: Transaction): U
  * Applies every pending migration in one transaction: a failure stops the start with the
  * reason and leaves the database exactly as it was.
  */
-export async function migrate(sequelize: Sequelize, logger: Logger, dir = migrationsDir): Promise<string[]> {
-  const files = readdirSync(dir)
-    .filter((f) => migrationFile.test(f))
-    .sort();
+export async function migrate(sequelize: Sequelize, logger: Logger, set: MigrationSet = migrations): Promise<string[]> {
+  const ordered = Object.entries(set).sort(([a], [b]) => a.localeCompare(b));
   await sequelize.query('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
   const applied = await sequelize.query<{ name: string }>('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT });
   const done = new Set(applied.map((r) => r.name));
   // Umzug and its command-line dependencies take a quarter second to load: only when there is work.
-  if (files.every((f) => done.has(f.replace(/\.ts$/, '')))) return [];
+  if (ordered.every(([name]) => done.has(name))) return [];
   const { Umzug } = await import('umzug');
   try {
     return await sequelize.transaction(async (transaction) => {
       const umzug = new Umzug<MigrationContext>({
-        migrations: files.map((file) => ({
-          name: file.replace(/\.ts$/, ''),
-          up: async ({ context }) => {
-            const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as Migration;
-            await mod.up(context);
-          },
+        migrations: ordered.map(([name, load]) => ({
+          name,
+          up: async ({ context }) => (await load()).up(context),
         })),
         context: { qi: sequelize.getQueryInterface(), sequelize, transaction },
         storage: transactionalStorage(sequelize, transaction),

@@ -1,6 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import { Op, type Sequelize } from 'sequelize';
 import type { RecoveryCodes, TotpEnrollment } from '../../../../shared/src/api/auth.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -87,6 +86,8 @@ export class TotpService {
       updatedAt: new Date().toISOString(),
     });
     const uri = generateURI({ issuer: product.name, label: username, secret });
+    // Loaded on enrolment only, which is rare, rather than with every daemon start.
+    const { default: QRCode } = await import('qrcode');
     const qrCode = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
     this.deps.logger.info('TOTP enrolment started', { component: 'auth', userId });
     return { secret, uri, qrCode };

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
+import { installPath } from '../../core/install-paths.ts';
 import { docsAssetsPath } from './docs-page.ts';
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ownDir = fileURLToPath(new URL('./assets/', import.meta.url));
+const ownDir = installPath('daemon/src/http/openapi/assets');
 
 /** Only the files the page uses: the package also holds a demo page that loads a remote petstore. */
 const assets: Record<string, string> = {

@@ -1,13 +1,7 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import type { ThumbnailReason } from '../../../../../shared/src/api/thumbnails.ts';
+import { loadSharp } from '../../../host/images/sharp.ts';
 import type { ImageFormat } from './image-sniff.ts';
-
-/**
- * libvips caches operations by their arguments, file names included. Sources are read
- * through /proc/self/fd/<n>, whose names are reused for other files once closed, so a
- * cached load could hand back another file's pixels: the cache stays off.
- */
-sharp.cache(false);
 
 export interface RenderLimits {
   /** Largest width x height decoded; larger images fail as tooManyPixels before any pixel is read. */
@@ -35,6 +29,7 @@ export async function renderThumbnail(
   output: string,
   limits: RenderLimits = defaultRenderLimits,
 ): Promise<RenderOutcome> {
+  const sharp = await loadSharp();
   let header: Metadata;
   try {
     header = await sharp(input, { limitInputPixels: false, failOn: 'error' }).metadata();

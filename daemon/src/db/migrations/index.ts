@@ -1,0 +1,18 @@
+import type { MigrationSet } from '../migrate.ts';
+
+/**
+ * Every migration, by name. Listed here rather than found by reading the folder, so the bundled
+ * daemon carries them too; migrations-index.test.ts fails when a file is missing here.
+ */
+export const migrations: MigrationSet = {
+  '20261122000000-users-and-sessions': () => import('./20261122000000-users-and-sessions.ts'),
+  '20261122010000-jobs': () => import('./20261122010000-jobs.ts'),
+  '20261122040000-identity': () => import('./20261122040000-identity.ts'),
+  '20261122050000-desktop': () => import('./20261122050000-desktop.ts'),
+  '20261122050100-notifications': () => import('./20261122050100-notifications.ts'),
+  '20261122060000-shares': () => import('./20261122060000-shares.ts'),
+  '20261122070000-storage': () => import('./20261122070000-storage.ts'),
+  '20261122090000-thumbnails': () => import('./20261122090000-thumbnails.ts'),
+  '20261122100000-trash': () => import('./20261122100000-trash.ts'),
+  '20261122110000-storage-homes': () => import('./20261122110000-storage-homes.ts'),
+};
