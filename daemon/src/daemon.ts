@@ -12,6 +12,9 @@ import { SqliteSessionStore } from './areas/auth/session-store.ts';
 import { desktopHandlers } from './areas/desktop/desktop.routes.ts';
 import { initDesktopModels } from './areas/desktop/desktop.model.ts';
 import { DesktopService } from './areas/desktop/desktop.service.ts';
+import { desktopTopic } from './areas/desktop/desktop.topic.ts';
+import { DesktopWallpaper } from './areas/desktop/desktop-wallpaper.ts';
+import { WallpaperStore } from './areas/desktop/wallpaper-store.ts';
 import { initNotificationModel } from './areas/notifications/notification.model.ts';
 import { scheduleNotificationPrune } from './areas/notifications/notifications.jobs.ts';
 import { notificationsHandlers } from './areas/notifications/notifications.routes.ts';
@@ -57,7 +60,7 @@ import { specialRights } from '../../shared/src/api/permissions.ts';
 import { JournalReader } from './host/journal.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { JobEngine } from './core/jobs/job-engine.ts';
-import { jobTopicProvider } from './core/jobs/job-topic.ts';
+import { jobsListTopicProvider, jobTopicProvider } from './core/jobs/job-topic.ts';
 import { Scheduler } from './core/scheduler.ts';
 import { JobsService } from './areas/jobs/jobs.service.ts';
 import { jobsHandlers } from './areas/jobs/jobs.routes.ts';
@@ -136,6 +139,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let fileServices: FileServices | null = null;
   // Homes live in the storage area, built after identity: user hooks reach it through this binding.
   let homesService: HomesService | null = null;
+  const wallpaperStore = new WallpaperStore(path.join(config.dataDir, 'wallpapers'));
+  await wallpaperStore.sweep();
+  // Built with the desktop further down; user deletion reaches it through this binding.
+  let desktopWallpaper: DesktopWallpaper | null = null;
   const identity = await createIdentity({
     db,
     logger,
@@ -143,6 +150,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     sessionStore,
     topics,
     dataDir: config.dataDir,
+    userDeleted: async (userId) => desktopWallpaper?.userDeleted(userId),
     applyAccounts: config.mode === 'box',
     initialAdmin: config.mode === 'development' ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
@@ -159,8 +167,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const { users, auth } = identity;
   const clock = options.clock ?? systemClock;
   const scheduler = new Scheduler({ clock, logger });
-  const jobs = new JobEngine({ db, logger, publisher: topics, clock });
+  const jobs = new JobEngine({
+    db,
+    logger,
+    publisher: topics,
+    clock,
+    userJobChanged: (userId, type, job) => topics.publishToUser(userId, topicName.jobsList, type, job),
+  });
   topics.register(jobTopicProvider(jobs));
+  topics.register(jobsListTopicProvider(jobs));
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
   // The archive lives on a pool, and pools come with the storage area built further down.
   let logArchive: LogArchiveLocation = options.logs?.archive ?? noArchive;
@@ -174,7 +189,18 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const journal = new JournalIngest(new JournalReader(new CommandRunner(logger, true)), logStore);
     scheduler.every('logs.journal', journalPollMs, async () => void (await journal.runOnce()));
   }
-  const desktop = new DesktopService({ models: initDesktopModels(db), clock });
+  const desktop = new DesktopService({
+    models: initDesktopModels(db),
+    clock,
+    publish: (userId, event) => topics.publishToUser(userId, topicName.desktop, event.type, event.data),
+    wallpaperVersion: (userId) => wallpaperStore.version(userId),
+  });
+  topics.register(desktopTopic(desktop));
+  desktopWallpaper = new DesktopWallpaper({
+    store: wallpaperStore,
+    appearance: { get: (userId) => desktop.appearance(userId), set: (userId, appearance) => desktop.setAppearance(userId, appearance) },
+    logger,
+  });
   const notifications = new NotificationsService({
     notifications: initNotificationModel(db),
     clock,
@@ -282,7 +308,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.trash, trashHandlers(fileOperations.trash), routeDeps);
       registerArea(router, api.jobs, jobsHandlers(new JobsService({ jobs })), routeDeps);
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
-      registerArea(router, api.desktop, desktopHandlers(desktop), routeDeps);
+      registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());

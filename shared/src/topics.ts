@@ -1,6 +1,7 @@
 import type { FileEntry } from './api/files.ts';
 import type { ThumbnailReason, ThumbnailSize } from './api/thumbnails.ts';
 import type { Job } from './api/jobs.ts';
+import type { Appearance, DesktopItem, WindowPreference } from './api/desktop.ts';
 import type { Notification, NotificationList } from './api/notifications.ts';
 import type { ShareInfo } from './api/shares.ts';
 import type { LogEntry } from './api/logs.ts';
@@ -23,6 +24,11 @@ function topic<Snapshot, Event>(pattern: RegExp): TopicSpec<Snapshot, Event> {
 }
 
 export type JobEvent = { type: 'changed'; data: Job };
+/**
+ * The caller's own jobs (also for administrators: the tray shows one's own work): `added` when
+ * one is created, `changed` when its state changes. Progress is never sent here; follow `jobs/<id>`.
+ */
+export type JobsListEvent = { type: 'added' | 'changed'; data: Job };
 /** New log entries in the batches the store wrote them, oldest first; administrators only. */
 export type LogTailEvent = { type: 'entries'; data: LogEntry[] };
 
@@ -46,6 +52,29 @@ export type ThumbnailEvent =
 export type NotificationEvent =
   { type: 'created'; data: Notification } | { type: 'read'; data: { ids: number[] } } | { type: 'deleted'; data: { ids: number[] } };
 
+/**
+ * Committed changes of the caller's desktop, from any tab or device. Items carry their new
+ * version: a tab that already has it (it wrote the change itself) ignores the event. A saved
+ * layout names its device: only tabs of that device, behind that version, read it again.
+ */
+export type DesktopEvent =
+  | { type: 'item.created' | 'item.changed'; data: DesktopItem }
+  | { type: 'item.deleted'; data: { id: number } }
+  | { type: 'appearance.changed'; data: Appearance }
+  | { type: 'window.changed'; data: WindowPreference }
+  | { type: 'layout.saved'; data: { deviceId: string; version: number } };
+
+/**
+ * What a tab needs to catch up after missing events (it subscribes again on every reconnect):
+ * the appearance, every item with its version, window preferences and each device's layout version.
+ */
+export interface DesktopSnapshot {
+  appearance: Appearance;
+  items: DesktopItem[];
+  windowPreferences: WindowPreference[];
+  layoutVersions: Record<string, number>;
+}
+
 /** A user's rights changed (grants, groups, administrator flag): the desktop re-reads what it may show. */
 export type UserGrantsEvent = { type: 'changed'; data: EffectiveRights };
 
@@ -64,8 +93,12 @@ export const topics = {
   /** `files/<shareId>` for a share's top folder, `files/<shareId>/<path>` below it; no snapshot. */
   folder: topic<undefined, FolderEvent>(/^files\/\d+(\/.+)?$/),
   job: topic<Job, JobEvent>(/^jobs\/\d+$/),
+  /** `jobs`: each user reads their own; snapshot: their unfinished jobs and the most recent finished ones, newest first. */
+  jobsList: topic<Job[], JobsListEvent>(/^jobs$/),
   /** `thumbnails/<shareId>`: thumbnails of the share queued by POST .../thumbnails; no snapshot. */
   thumbnails: topic<undefined, ThumbnailEvent>(/^thumbnails\/\d+$/),
+  /** `desktop`: each user reads their own desktop's changes; snapshot: what a tab needs to catch up after a reconnect. */
+  desktop: topic<DesktopSnapshot, DesktopEvent>(/^desktop$/),
   /** Each user reads their own; snapshot: the same list as GET /api/notifications. */
   notifications: topic<NotificationList, NotificationEvent>(/^notifications$/),
   /** Snapshot: the newest 100 entries, newest first. */
@@ -79,8 +112,10 @@ export const topicName = {
   sharesList: 'shares/list',
   folder: (shareId: number, path: string) => (path === '' ? `files/${shareId}` : `files/${shareId}/${path}`),
   job: (jobId: number) => `jobs/${jobId}`,
+  jobsList: 'jobs',
   thumbnails: (shareId: number) => `thumbnails/${shareId}`,
   notifications: 'notifications',
+  desktop: 'desktop',
   logTail: 'logs/tail',
 };
 

@@ -11,12 +11,22 @@ export const deviceIdHeader = 'X-Device-Id';
 export const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
 
 export const wallpapers = ['aurora', 'dunes', 'forest', 'lake', 'slate'] as const;
+/** One of the built-in wallpapers. */
 export type Wallpaper = (typeof wallpapers)[number];
+/** The user's own uploaded image (GET /api/desktop/wallpaper) as the wallpaper. */
+export const customWallpaper = 'custom';
+export type WallpaperChoice = Wallpaper | typeof customWallpaper;
 
 export interface Appearance {
   /** `#rrggbb`; stored and answered in lower case. */
   accentColor: string;
-  wallpaper: Wallpaper;
+  /** A built-in wallpaper, or `custom` (only while an image is stored). */
+  wallpaper: WallpaperChoice;
+  /**
+   * Answered only while the user has an uploaded image (whatever the chosen wallpaper): its version,
+   * for `GET /api/desktop/wallpaper?v=`. Ignored in a request: the image changes only by upload.
+   */
+  wallpaperVersion?: string;
 }
 
 export const defaultAppearance: Appearance = {
@@ -129,14 +139,17 @@ export const sharePath = () =>
 
 const label = () => Joi.string().trim().min(1).max(100);
 const version = () => Joi.number().integer().min(0);
+/** Short hex of the stored image's content. */
+export const wallpaperVersion = () => Joi.string().pattern(/^[0-9a-f]{1,64}$/, 'hex version');
 
 export const appearanceSchema = Joi.object<Appearance, true>({
   accentColor: Joi.string()
     .pattern(/^#[0-9a-fA-F]{6}$/, '#rrggbb')
     .required(),
   wallpaper: Joi.string()
-    .valid(...wallpapers)
+    .valid(...wallpapers, customWallpaper)
     .required(),
+  wallpaperVersion: wallpaperVersion(),
 }).id('Appearance');
 
 export const desktopItemSchema = Joi.object<DesktopItem, true>({

@@ -13,9 +13,11 @@ import {
   savedLayoutSchema,
   windowPreferenceRequestSchema,
 } from './desktop-schemas.ts';
+import { desktopWallpaperRoutes } from './desktop-wallpaper.ts';
 import { defineRoute } from './route.ts';
 
 export * from './desktop-schemas.ts';
+export * from './desktop-wallpaper.ts';
 
 const deviceNote =
   'This device is named by the `X-Device-Id` request header: an id of 8 to 64 letters, digits, `-` or `_` that the web makes once (a random UUID) and keeps in localStorage. Without it, or with a malformed one, the answer is 400 `desktop.device.invalid`.';
@@ -41,10 +43,11 @@ export const desktopRoutes = {
     method: 'PUT',
     path: '/api/desktop/appearance',
     access: 'user',
-    summary: 'Saves accent colour (`#rrggbb`) and wallpaper (one of the built-in ones) of the caller for every device',
+    summary: 'Saves accent colour (`#rrggbb`) and wallpaper (a built-in one, or `custom` for the uploaded image) of the caller for every device',
+    description: '`custom` without an uploaded image answers 409 `desktop.wallpaper.missing`; `wallpaperVersion` is ignored.',
     body: appearanceSchema,
     status: 204,
-    errors: [],
+    errors: ['desktop.wallpaper.missing'],
   }),
   devices: defineRoute({
     id: 'desktop.devices',
@@ -139,4 +142,5 @@ export const desktopRoutes = {
     status: 204,
     errors: [],
   }),
+  ...desktopWallpaperRoutes,
 };

@@ -34,6 +34,19 @@ export const desktopErrors = defineErrors({
     status: 400,
     title: 'The X-Device-Id header is missing or malformed',
   },
+  'desktop.wallpaper.invalid': {
+    status: 400,
+    title: 'The wallpaper is not a JPEG, PNG or WebP image the box can read',
+    params: ['reason'],
+  },
+  'desktop.wallpaper.not_found': {
+    status: 404,
+    title: 'There is no uploaded wallpaper',
+  },
+  'desktop.wallpaper.missing': {
+    status: 409,
+    title: 'The wallpaper cannot be custom without an uploaded image',
+  },
   'desktop.if_match.invalid': {
     status: 400,
     title: 'If-Match must be one quoted version number, such as "3"',

@@ -1,4 +1,5 @@
-import type { Appearance, Wallpaper } from '../../../shared/src/api/desktop.ts';
+import { desktopRoutes, type Appearance, type Wallpaper } from '../../../shared/src/api/desktop.ts';
+import { buildUrl } from '../../../shared/src/client.ts';
 
 /** The built-in wallpapers: CSS only, so they cost no download. */
 export const wallpaperCss: Record<Wallpaper, string> = {
@@ -9,6 +10,19 @@ export const wallpaperCss: Record<Wallpaper, string> = {
   lake: 'radial-gradient(ellipse at 50% 120%, #5fa8d3 0%, transparent 60%), linear-gradient(180deg, #e3f2fd 0%, #a9d1ee 50%, #62a0c9 100%)',
   slate: 'linear-gradient(150deg, #e4e7eb 0%, #bcc3cc 50%, #9aa5b1 100%)',
 };
+
+/** The user's uploaded image at its version: a new upload is a new URL, so the browser may keep each one for good. */
+export function wallpaperUrl(version: string): string {
+  return buildUrl(desktopRoutes.getWallpaper, {}, { v: version });
+}
+
+/** The CSS background of the appearance's wallpaper; the default built-in one while an uploaded image is missing. */
+export function wallpaperBackground(appearance: Appearance): string {
+  if (appearance.wallpaper !== 'custom') return wallpaperCss[appearance.wallpaper];
+  if (!appearance.wallpaperVersion) return wallpaperCss.aurora;
+  // The slate colour shows while the image loads and around it, should its proportions differ.
+  return `url("${wallpaperUrl(appearance.wallpaperVersion)}") center / cover no-repeat, #3d4a5c`;
+}
 
 /** A darker shade of `#rrggbb` for hover states. */
 export function shade(hex: string, factor: number): string {
@@ -22,5 +36,5 @@ export function applyAppearance(appearance: Appearance, root: HTMLElement = docu
   root.style.setProperty('--accent', appearance.accentColor);
   root.style.setProperty('--accent-hover', shade(appearance.accentColor, 0.8));
   root.style.setProperty('--focus', shade(appearance.accentColor, 0.7));
-  root.style.setProperty('--wallpaper', wallpaperCss[appearance.wallpaper]);
+  root.style.setProperty('--wallpaper', wallpaperBackground(appearance));
 }

@@ -1,13 +1,13 @@
 import { getContext, setContext } from 'svelte';
 import type { UserInfo } from '../../../shared/src/api/auth.ts';
 import { defaultAppearance, type Appearance, type DesktopApp, type DesktopState } from '../../../shared/src/api/desktop.ts';
-import { topicName } from '../../../shared/src/topics.ts';
+import { topicName, type DesktopEvent, type DesktopSnapshot } from '../../../shared/src/topics.ts';
 import { api } from '../lib/api.ts';
 import { i18n, t } from '../lib/i18n/i18n.svelte.ts';
 import { live } from '../lib/live.ts';
 import { applyAppearance } from './appearance.ts';
 import { builtinApps } from './builtin-apps.ts';
-import { loadDesktop } from './desktop-api.ts';
+import { deviceId, loadDesktop } from './desktop-api.ts';
 import { IconStore } from './icons/icon-store.svelte.ts';
 import { JobStore } from './tray/job-store.svelte.ts';
 import { NotificationStore } from './tray/notification-store.svelte.ts';
@@ -42,6 +42,7 @@ export class DesktopShell {
       this.jobs.start(),
       // A grant change reaches the start menu at once: the apps are read again.
       live.subscribe('userGrants', topicName.userGrants(this.user.id), { event: () => void this.refreshApps() }),
+      live.subscribe('desktop', topicName.desktop, { snapshot: (snapshot) => this.catchUp(snapshot), event: (event) => this.applyDesktopEvent(event) }),
     ];
     return () => stops.forEach((stop) => stop());
   }
@@ -93,6 +94,37 @@ export class DesktopShell {
     if (!ref) return false;
     this.openApp(ref.appId, ref.route);
     return true;
+  }
+
+  /** What another tab or device changed: shown at once, without a reload of the page. */
+  private applyDesktopEvent(event: DesktopEvent): void {
+    switch (event.type) {
+      case 'item.created':
+      case 'item.changed':
+      case 'item.deleted':
+        return this.icons.applyItemEvent(event);
+      case 'appearance.changed':
+        this.appearance = event.data;
+        return applyAppearance(event.data);
+      case 'window.changed':
+        return this.wm.setPreference(event.data);
+      case 'layout.saved':
+        // Each device keeps its own layout: only another tab of this one matters.
+        if (event.data.deviceId === deviceId()) this.icons.layoutSaved(event.data.version);
+    }
+  }
+
+  /**
+   * The topic's snapshot, on the first subscription and again after every reconnect: whatever
+   * changed while this tab was not listening is applied as if its events had come.
+   */
+  private catchUp(snapshot: DesktopSnapshot): void {
+    this.appearance = snapshot.appearance;
+    applyAppearance(snapshot.appearance);
+    this.wm.setPreferences(snapshot.windowPreferences);
+    this.icons.catchUp(snapshot.items);
+    const layoutVersion = snapshot.layoutVersions[deviceId()];
+    if (layoutVersion !== undefined) this.icons.layoutSaved(layoutVersion);
   }
 
   private take(state: DesktopState): void {

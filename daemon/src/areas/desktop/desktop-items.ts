@@ -1,4 +1,5 @@
 import type { DesktopItem, DesktopItemChange, NewDesktopItem } from '../../../../shared/src/api/desktop.ts';
+import type { DesktopEvent } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { DesktopItemRow } from './desktop.model.ts';
@@ -9,6 +10,8 @@ export const maxDesktopItems = 500;
 export interface DesktopItemsDeps {
   items: typeof DesktopItemRow;
   clock: Clock;
+  /** Told of every committed change, for the user's other tabs and devices. */
+  changed: (userId: number, event: DesktopEvent) => void;
 }
 
 function toItem(row: DesktopItemRow): DesktopItem {
@@ -66,7 +69,9 @@ export class DesktopItems {
       createdAt: now,
       updatedAt: now,
     });
-    return toItem(row);
+    const created = toItem(row);
+    this.deps.changed(userId, { type: 'item.created', data: created });
+    return created;
   }
 
   /**
@@ -91,13 +96,18 @@ export class DesktopItems {
         },
         { where: { id, userId, version: row.version } },
       );
-      if (count === 1) return toItem((await this.deps.items.findByPk(id)) as DesktopItemRow);
+      if (count === 1) {
+        const changed = toItem((await this.deps.items.findByPk(id)) as DesktopItemRow);
+        this.deps.changed(userId, { type: 'item.changed', data: changed });
+        return changed;
+      }
       // Changed between read and write: look again (a conditional change then conflicts).
     }
   }
 
   /** Idempotent: removing an absent (or someone else's) item changes nothing and is no error. */
   async remove(userId: number, id: number): Promise<void> {
-    await this.deps.items.destroy({ where: { id, userId } });
+    const removed = await this.deps.items.destroy({ where: { id, userId } });
+    if (removed > 0) this.deps.changed(userId, { type: 'item.deleted', data: { id } });
   }
 }

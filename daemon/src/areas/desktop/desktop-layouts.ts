@@ -1,5 +1,6 @@
 import { UniqueConstraintError } from 'sequelize';
 import type { DeviceLayout, SavedLayout } from '../../../../shared/src/api/desktop.ts';
+import type { DesktopEvent } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { DesktopLayoutRow } from './desktop.model.ts';
@@ -7,6 +8,8 @@ import type { DesktopLayoutRow } from './desktop.model.ts';
 export interface DesktopLayoutsDeps {
   layouts: typeof DesktopLayoutRow;
   clock: Clock;
+  /** Told of every saved layout, so other tabs of the same device read it again. */
+  changed: (userId: number, event: DesktopEvent) => void;
 }
 
 /** What a device's layout is before its first save: nothing, at version 0. */
@@ -58,6 +61,12 @@ export class DesktopLayouts {
    * read, and the first save on the unique (user, device) key, so racing saves cannot both win.
    */
   async save(userId: number, deviceId: string, layout: unknown, expected: number | null, userAgent?: string): Promise<number> {
+    const version = await this.write(userId, deviceId, layout, expected, userAgent);
+    this.deps.changed(userId, { type: 'layout.saved', data: { deviceId, version } });
+    return version;
+  }
+
+  private async write(userId: number, deviceId: string, layout: unknown, expected: number | null, userAgent?: string): Promise<number> {
     const text = JSON.stringify(layout);
     for (;;) {
       const row = await this.deps.layouts.findOne({

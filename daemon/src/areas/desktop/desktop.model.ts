@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { DesktopItemKind, Wallpaper } from '../../../../shared/src/api/desktop.ts';
+import type { DesktopItemKind, WallpaperChoice } from '../../../../shared/src/api/desktop.ts';
 
 export class DesktopItemRow extends Model {
   declare id: number;
@@ -28,7 +28,7 @@ export class DesktopLayoutRow extends Model {
 export class DesktopAppearanceRow extends Model {
   declare userId: number;
   declare accentColor: string;
-  declare wallpaper: Wallpaper;
+  declare wallpaper: WallpaperChoice;
   declare updatedAt: string;
 }
 

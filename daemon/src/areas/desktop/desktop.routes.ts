@@ -1,12 +1,14 @@
 import { desktopRoutes } from '../../../../shared/src/api/desktop.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import { etagOf, parseDeviceId, parseIfMatch } from './desktop-headers.ts';
+import type { DesktopWallpaper } from './desktop-wallpaper.ts';
+import { desktopWallpaperHandlers } from './desktop-wallpaper.routes.ts';
 import type { DesktopService } from './desktop.service.ts';
 
-export function desktopHandlers(desktop: DesktopService): AreaHandlers<typeof desktopRoutes> {
+export function desktopHandlers(desktop: DesktopService, wallpaper: DesktopWallpaper): AreaHandlers<typeof desktopRoutes> {
   return {
     get: ({ user, req }) => desktop.state(user, parseDeviceId(req.get('X-Device-Id'))),
-    setAppearance: ({ user, body }) => desktop.setAppearance(user.id, body),
+    setAppearance: async ({ user, body }) => void (await desktop.setAppearance(user.id, body)),
     devices: ({ user }) => desktop.layouts.devices(user.id),
     listItems: ({ user }) => desktop.items.list(user.id),
     createItem: async ({ user, body, res }) => {
@@ -32,5 +34,6 @@ export function desktopHandlers(desktop: DesktopService): AreaHandlers<typeof de
       return saved;
     },
     setWindowPreference: ({ user, params, body }) => desktop.setWindowPreference(user.id, params.appId, body),
+    ...desktopWallpaperHandlers(wallpaper),
   };
 }

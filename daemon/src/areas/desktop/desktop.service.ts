@@ -1,5 +1,6 @@
 import { UniqueConstraintError } from 'sequelize';
 import {
+  customWallpaper,
   defaultAppearance,
   type Appearance,
   type DesktopApp,
@@ -8,7 +9,9 @@ import {
   type WindowPreferenceRequest,
 } from '../../../../shared/src/api/desktop.ts';
 import { coreAppsFor, type AppCaller } from '../../../../shared/src/apps.ts';
+import type { DesktopEvent, DesktopSnapshot } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
+import { ProblemError } from '../../core/problem-error.ts';
 import type { DesktopModels, WindowPreferenceRow } from './desktop.model.ts';
 import { DesktopItems } from './desktop-items.ts';
 import { DesktopLayouts } from './desktop-layouts.ts';
@@ -16,6 +19,10 @@ import { DesktopLayouts } from './desktop-layouts.ts';
 export interface DesktopDeps {
   models: DesktopModels;
   clock: Clock;
+  /** Sends a committed change to the user's `desktop` topic (their other tabs and devices). */
+  publish: (userId: number, event: DesktopEvent) => void;
+  /** Version of the user's uploaded wallpaper, null without one (desktop-wallpaper.ts). */
+  wallpaperVersion: (userId: number) => Promise<string | null>;
 }
 
 /** The signed-in caller as the desktop needs it: who, and which apps they may open. */
@@ -44,10 +51,12 @@ export class DesktopService {
     this.items = new DesktopItems({
       items: deps.models.items,
       clock: deps.clock,
+      changed: deps.publish,
     });
     this.layouts = new DesktopLayouts({
       layouts: deps.models.layouts,
       clock: deps.clock,
+      changed: deps.publish,
     });
   }
 
@@ -76,19 +85,37 @@ export class DesktopService {
     };
   }
 
+  /** The `desktop` topic's snapshot: everything its events change, for every device of the user. */
+  async snapshot(userId: number): Promise<DesktopSnapshot> {
+    const [appearance, items, windowPreferences, devices] = await Promise.all([
+      this.appearance(userId),
+      this.items.list(userId),
+      this.windowPreferences(userId),
+      this.layouts.devices(userId),
+    ]);
+    return { appearance, items, windowPreferences, layoutVersions: Object.fromEntries(devices.map((d) => [d.deviceId, d.version])) };
+  }
+
   async appearance(userId: number): Promise<Appearance> {
-    const row = await this.deps.models.appearances.findByPk(userId);
-    return row ? { accentColor: row.accentColor, wallpaper: row.wallpaper } : { ...defaultAppearance };
+    const [row, wallpaperVersion] = await Promise.all([this.deps.models.appearances.findByPk(userId), this.deps.wallpaperVersion(userId)]);
+    const appearance: Appearance = row ? { accentColor: row.accentColor, wallpaper: row.wallpaper } : { ...defaultAppearance };
+    return wallpaperVersion === null ? appearance : { ...appearance, wallpaperVersion };
   }
 
   /** One appearance per user: every device shows it. */
-  async setAppearance(userId: number, appearance: Appearance): Promise<void> {
+  async setAppearance(userId: number, appearance: Appearance): Promise<Appearance> {
+    // Uploading and removing a wallpaper change the appearance through here too (desktop-wallpaper.ts).
+    if (appearance.wallpaper === customWallpaper && (await this.deps.wallpaperVersion(userId)) === null) throw new ProblemError('desktop.wallpaper.missing');
     await this.deps.models.appearances.upsert({
       userId,
       accentColor: appearance.accentColor.toLowerCase(),
       wallpaper: appearance.wallpaper,
       updatedAt: isoAt(this.deps.clock),
     });
+    // Read back, so every tab gets the appearance exactly as stored (and as GET /api/desktop answers it).
+    const saved = await this.appearance(userId);
+    this.deps.publish(userId, { type: 'appearance.changed', data: saved });
+    return saved;
   }
 
   async windowPreferences(userId: number): Promise<WindowPreference[]> {
@@ -104,13 +131,15 @@ export class DesktopService {
     const fields = { ...preference, updatedAt: isoAt(this.deps.clock) };
     const rows = this.deps.models.windowPreferences;
     const [count] = await rows.update(fields, { where: { userId, appId } });
-    if (count > 0) return;
-    try {
-      await rows.create({ userId, appId, ...fields });
-    } catch (err) {
-      // A racing first save of the same app made the row: this save still wins.
-      if (!(err instanceof UniqueConstraintError)) throw err;
-      await rows.update(fields, { where: { userId, appId } });
+    if (count === 0) {
+      try {
+        await rows.create({ userId, appId, ...fields });
+      } catch (err) {
+        // A racing first save of the same app made the row: this save still wins.
+        if (!(err instanceof UniqueConstraintError)) throw err;
+        await rows.update(fields, { where: { userId, appId } });
+      }
     }
+    this.deps.publish(userId, { type: 'window.changed', data: { appId, ...fields } });
   }
 }

@@ -42,6 +42,8 @@ export interface IdentityOptions {
   accountsChanged?: () => void;
   /** Users' homes on the home pool (the storage area). */
   homes?: UserHomes;
+  /** Called after a user was deleted, for what other areas keep per user. */
+  userDeleted?: (userId: number) => Promise<void>;
 }
 
 const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
@@ -71,7 +73,7 @@ export async function createIdentity(o: IdentityOptions) {
     },
   };
   const common = { db: o.db, users: o.userRows, rights, accounts, events, logger: o.logger };
-  const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp, homes: o.homes });
+  const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp, homes: o.homes, deleted: o.userDeleted });
   const groups = new GroupsService({ ...common, groups: groupModels });
   const permissions = new PermissionsService({ ...common, groups, apps: o.apps ?? coreCatalogApps });
   const auth = new AuthService({

@@ -44,6 +44,8 @@ export interface UsersDeps {
   events: IdentityEvents;
   logger: Logger;
   homes?: UserHomes;
+  /** After a user went: other areas drop what they kept for them (the desktop's wallpaper). Failures are logged only. */
+  deleted?: (userId: number) => Promise<void>;
 }
 
 /** Users: the records, their system accounts and the rules of spec 4.6. */
@@ -246,6 +248,12 @@ export class UsersService {
       await onHost(() => this.deps.accounts.deleteUser(user.username));
     });
     this.deps.logger.info('user deleted', { component: 'users', userId, username: user.username, uid: user.uid });
+    try {
+      await this.deps.deleted?.(userId);
+    } catch (err) {
+      // The user is gone all the same; what another area kept for them is only logged.
+      this.deps.logger.warn('cleanup after user deletion failed', { component: 'users', userId, error: err instanceof Error ? err.message : String(err) });
+    }
     // The sessions went with the user row (cascade); the re-check closes their sockets.
     this.deps.events.rightsChanged([userId]);
     try {

@@ -16,6 +16,8 @@ export interface JobEngineDeps {
   db: Sequelize;
   logger: Logger;
   publisher: TopicPublisher;
+  /** Told when a user's job is created (`added`) or changes state (`changed`), never of progress alone: feeds the `jobs` topic. */
+  userJobChanged?: (userId: number, type: 'added' | 'changed', job: Job) => void;
   clock?: Clock;
   /** Least time between two progress events of one job. */
   progressIntervalMs?: number;
@@ -64,7 +66,7 @@ export class JobEngine {
     const stored = JSON.stringify(params ?? null);
     const row = await this.store.create(kind, stored, userId, currentContext()?.requestId ?? null);
     const job = toJob(row);
-    this.publish(job);
+    this.publish(job, 'added');
     this.queue.push({ id: row.id, kind, params: JSON.parse(stored), userId, requestId: row.requestId });
     this.pump();
     return job;
@@ -92,7 +94,7 @@ export class JobEngine {
       const row = await this.store.find(id);
       if (!row) return;
       await this.store.finish(row, { state: 'cancelled' }, null);
-      this.publish(toJob(row));
+      this.publish(toJob(row), 'changed');
       this.deps.logger.info('queued job cancelled', { component: 'jobs', jobId: id, kind: row.kind });
       return;
     }
@@ -155,7 +157,7 @@ export class JobEngine {
     const run = new JobRun(job, {
       store: this.store,
       logger: this.deps.logger,
-      publish: (view) => this.publish(view),
+      publish: (view, stateChanged) => this.publish(view, stateChanged ? 'changed' : 'progress'),
       progressIntervalMs: this.deps.progressIntervalMs ?? 250,
     });
     const ended = run
@@ -170,7 +172,8 @@ export class JobEngine {
     this.running.set(job.id, { run, ended });
   }
 
-  private publish(job: Job): void {
+  private publish(job: Job, change: 'added' | 'changed' | 'progress'): void {
     this.deps.publisher.publish(topicName.job(job.id), 'changed', job);
+    if (change !== 'progress' && job.userId !== null) this.deps.userJobChanged?.(job.userId, change, job);
   }
 }

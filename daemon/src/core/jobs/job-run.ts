@@ -19,7 +19,8 @@ export interface QueuedJob {
 export interface RunDeps {
   store: JobStore;
   logger: Logger;
-  publish: (job: Job) => void;
+  /** `stateChanged` is false for the throttled progress-only updates. */
+  publish: (job: Job, stateChanged: boolean) => void;
   progressIntervalMs: number;
 }
 
@@ -35,7 +36,7 @@ export class JobRun {
     private readonly deps: RunDeps,
   ) {
     this.throttle = new ProgressThrottle(deps.progressIntervalMs, () => {
-      if (this.view) this.deps.publish({ ...this.view, progress: this.progress });
+      if (this.view) this.deps.publish({ ...this.view, progress: this.progress }, false);
     });
   }
 
@@ -94,6 +95,6 @@ export class JobRun {
   private publishState(row: JobRow): void {
     this.view = toJob(row, this.progress);
     this.throttle.published();
-    this.deps.publish(this.view);
+    this.deps.publish(this.view, true);
   }
 }

@@ -1,3 +1,4 @@
+import type { Job } from '../../../../shared/src/api/jobs.ts';
 import { topics } from '../../../../shared/src/topics.ts';
 import type { Principal } from '../principal.ts';
 import { ProblemError } from '../problem-error.ts';
@@ -24,5 +25,26 @@ export function jobTopicProvider(jobs: Pick<JobEngine, 'get'>): TopicProvider {
         throw err;
       }
     },
+  };
+}
+
+/** How many jobs the `jobs` snapshot holds at most: every unfinished one first counts towards it. */
+export const jobsListSnapshotSize = 30;
+
+/**
+ * `jobs`: every user reads their own jobs only, administrators too (the tray shows one's own work;
+ * GET /api/jobs/{id} still lets administrators read anyone's). Snapshot: the unfinished jobs and the
+ * most recent finished ones, newest first, at most 30.
+ */
+export function jobsListTopicProvider(jobs: Pick<JobEngine, 'list'>): TopicProvider {
+  return {
+    pattern: topics.jobsList.pattern,
+    async subscribe(principal: Principal) {
+      const own = await jobs.list({ id: principal.id, admin: false });
+      const unfinished = (job: Job) => job.state === 'queued' || job.state === 'running';
+      let room = jobsListSnapshotSize - own.filter(unfinished).length;
+      return own.filter((job) => unfinished(job) || room-- > 0);
+    },
+    mayRead: async () => true,
   };
 }

@@ -44,6 +44,11 @@ export class WindowManager {
     this.preferences = new Map(list.map((p) => [p.appId, p]));
   }
 
+  /** One app's preference saved elsewhere (another tab or device): its next window opens there. */
+  setPreference(preference: WindowPreference): void {
+    this.preferences.set(preference.appId, preference);
+  }
+
   get focused(): AppWindow | null {
     return this.windows.find((w) => w.id === this.focusedId) ?? null;
   }
