@@ -25,6 +25,34 @@ describe('platform: errors, request ids, sessions and CSRF', () => {
     expect(replaced.headers.get('x-request-id')).to.not.equal('bad id with spaces');
   });
 
+  it("gives API answers the API's security headers and pages helmet's", async () => {
+    const c = box.client();
+    for (const url of ['/api/health', '/api/no/such/thing', '/api/openapi.json']) {
+      const res = await c.request('GET', url);
+      expect(
+        Object.fromEntries(
+          [...res.headers].filter(([name]) => !['content-length', 'content-type', 'date', 'x-request-id', 'connection', 'keep-alive'].includes(name)),
+        ),
+        url,
+      ).to.deep.equal({
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+      });
+    }
+    for (const url of ['/api/docs', '/desktop/anything']) {
+      const res = await c.request('GET', url);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, url).to.include("script-src 'self'").and.include("default-src 'self'").and.include("object-src 'none'");
+      expect(res.headers.get('x-frame-options'), url).to.equal('SAMEORIGIN');
+      expect(res.headers.get('cross-origin-opener-policy'), url).to.equal('same-origin');
+      expect(res.headers.get('x-content-type-options'), url).to.equal('nosniff');
+    }
+  });
+
   it('answers unknown routes with problem details', async () => {
     const res = await box.client().request('GET', '/api/no/such/thing');
     expect(res.status).to.equal(404);

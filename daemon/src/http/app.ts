@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import session from 'express-session';
-import helmet from 'helmet';
 import type { Logger } from '../core/logger.ts';
 import { ProblemError } from '../core/problem-error.ts';
 import { problemHandler } from './problem.ts';
 import { requestId } from './request-id.ts';
+import { securityHeaders } from './security-headers.ts';
 import './session-types.ts';
 
 export const sessionCookieName = 'box.sid';
@@ -59,22 +59,7 @@ export function createHttpApp(options: HttpAppOptions, sessions: RequestHandler)
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
   app.use(requestId());
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          // Svelte transitions set inline styles at run time.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          connectSrc: ["'self'"],
-          upgradeInsecureRequests: options.secureCookies ? [] : null,
-        },
-      },
-      strictTransportSecurity: options.secureCookies,
-    }),
-  );
+  app.use(securityHeaders(options.secureCookies));
   const api = express.Router();
   api.use('/api', sessions);
   options.mountApi(api);
