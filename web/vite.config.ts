@@ -9,6 +9,8 @@ const daemon = `http://127.0.0.1:${process.env.BOX_PORT || 7484}`;
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [svelte()],
+  // The shared route tables declare joi schemas; the web only reads their paths (web/src/lib/inert-joi.ts).
+  resolve: { alias: { joi: path.join(import.meta.dirname, 'src/lib/inert-joi.ts') } },
   build: {
     // The daemon serves this folder: /assets as immutable (names carry content hashes), index.html uncached.
     outDir: path.join(repo, 'daemon/public'),
