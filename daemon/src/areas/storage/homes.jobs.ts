@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { trashFolderName } from '../files/safe-path.ts';
-import { effectiveQuota, type HomeShares, type HomesService } from './homes.service.ts';
+import { effectiveQuota } from './home-quota.ts';
+import type { HomeShares, HomesService } from './homes.service.ts';
 import { shareRootOf } from './dataset-layout.ts';
 import type { HomeModels } from './homes.model.ts';
 

@@ -1,5 +1,3 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
 import type { HomeOverview, HomeSettingsRequest } from '../../../../shared/src/api/homes.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import type { HomeDisposal } from '../../../../shared/src/api/users.ts';
@@ -7,7 +5,9 @@ import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
-import { makeShareTree, shareRootOf } from './dataset-layout.ts';
+import { makeShareTree } from './dataset-layout.ts';
+import { HomeDisposals } from './homes-disposal.ts';
+import { effectiveQuota, refquota } from './home-quota.ts';
 import type { HomeModels, HomeRow, HomeSettingsRow } from './homes.model.ts';
 
 export const homeReleaseJob = 'storage.homes.release';
@@ -32,20 +32,23 @@ export interface HomesDeps {
   copy(from: string, to: string, signal?: AbortSignal): Promise<void>;
 }
 
-/** The quota in force: the user's own, none for 0, else the default. */
-export function effectiveQuota(own: number | null, defaultQuota: number | null): number | null {
-  if (own === null) return defaultQuota;
-  return own === 0 ? null : own;
-}
-
-const refquota = (bytes: number | null) => `refquota=${bytes === null ? 'none' : bytes}`;
-export const deletedFolder = (username: string, uid: number) => `${username}.deleted-${uid}`;
-/** The dataset a kept home is renamed to: `<pool>/homes/<name>.deleted-<uid>`. */
-const keptDataset = (row: HomeRow) => `${row.dataset.slice(0, row.dataset.lastIndexOf('/'))}/${deletedFolder(row.username, row.uid)}`;
-
 /** Homes on the home pool: one dataset per user with a refquota, kept as `<name>.deleted-<uid>` after the user. */
 export class HomesService {
-  constructor(private readonly deps: HomesDeps) {}
+  private readonly disposals: HomeDisposals;
+
+  constructor(private readonly deps: HomesDeps) {
+    this.disposals = new HomeDisposals(deps, this);
+  }
+
+  /** Before a user is deleted: refuses a disposal of their home that is bound to fail (homes-disposal.ts). */
+  check(user: { id: number }, home: HomeDisposal | undefined, shareId: number | undefined): Promise<void> {
+    return this.disposals.check(user, home, shareId);
+  }
+
+  /** After a user was deleted: keeps, deletes or moves their home (homes-disposal.ts). */
+  dispose(user: { id: number; username: string; uid: number }, home: HomeDisposal, shareId: number | undefined, actorId: number) {
+    return this.disposals.dispose(user, home, shareId, actorId);
+  }
 
   async settings(): Promise<HomeSettingsRow> {
     const [row] = await this.deps.models.settings.findOrCreate({ where: { id: 1 }, defaults: { id: 1, homePool: null, defaultQuotaBytes: null } });
@@ -123,121 +126,6 @@ export class HomesService {
     return out;
   }
 
-  /**
-   * Refuses, before the user is deleted, every disposal that can be known to fail: no home (delete,
-   * move), a target share for move that is unknown or not writable, a home dataset that is gone
-   * (keep, move: there is nothing to rename), a `<name>.deleted-<uid>` that exists already.
-   * The confirm rule (delete) is the users service's, checked before this.
-   */
-  async check(user: { id: number }, home: HomeDisposal | undefined, shareId: number | undefined): Promise<void> {
-    const disposal = home ?? 'keep';
-    const row = await this.deps.models.homes.findOne({ where: { userId: user.id } });
-    if (!row) {
-      if (disposal !== 'keep') throw new ProblemError('users.home.unavailable', { home: disposal });
-      return;
-    }
-    if (disposal === 'move') {
-      const target = shareId === undefined ? null : await this.deps.shares.hostPath(shareId);
-      if (target === null) throw new ProblemError('fs.share.not_found', { shareId });
-      if (!(await writableFolder(target))) throw new ProblemError('users.home.target_unwritable', { shareId });
-    }
-    // A home whose dataset is gone can still be deleted (only its share and row remain to go).
-    if (disposal === 'delete') return;
-    if (!(await this.deps.zfs.exists(row.dataset))) throw new ProblemError('storage.dataset.not_found', { dataset: row.dataset });
-    if (await this.deps.zfs.exists(keptDataset(row))) throw new ProblemError('users.home.kept_taken', { folder: deletedFolder(row.username, row.uid) });
-  }
-
-  /**
-   * After the user went: keep renames the home to `<name>.deleted-<uid>`; delete destroys it; move keeps
-   * it, then releases it as a job. A step that fails leaves the home whole under one name, detached from
-   * the deleted user (so the homes operations can delete or release it), and answers
-   * users.home.dispose_failed saying which: `unchanged` (old name) or `kept` (`<name>.deleted-<uid>`).
-   */
-  async dispose(
-    user: { id: number; username: string; uid: number },
-    home: HomeDisposal,
-    shareId: number | undefined,
-    actorId: number,
-  ): Promise<{ keptHome: string | null; job: Job | null }> {
-    const row = await this.deps.models.homes.findOne({ where: { userId: user.id } });
-    if (!row) return { keptHome: null, job: null };
-    try {
-      if (home === 'delete') {
-        await this.destroy(row);
-        return { keptHome: null, job: null };
-      }
-      await this.keep(row);
-    } catch (err) {
-      const problem = await this.disposalFailed(row, user, home, err);
-      if (problem) throw problem;
-      return { keptHome: null, job: null };
-    }
-    if (home !== 'move' || shareId === undefined) return { keptHome: row.folder, job: null };
-    try {
-      return { keptHome: null, job: await this.release(row.shareId, shareId, actorId) };
-    } catch (err) {
-      throw this.failure(user, home, 'kept', row, err);
-    }
-  }
-
-  /** Settles a failed keep or delete into one whole state (see dispose) and the problem that tells it; null when a delete could be finished after all. */
-  private async disposalFailed(row: HomeRow, user: { id: number; username: string }, home: HomeDisposal, err: unknown): Promise<ProblemError | null> {
-    const { zfs, shares, logger } = this.deps;
-    try {
-      await row.reload();
-      if (row.userId === null) return this.failure(user, home, 'kept', row, err);
-      if (await zfs.exists(row.dataset)) {
-        await row.update({ userId: null });
-        return this.failure(user, home, 'unchanged', row, err);
-      }
-      if (home === 'delete') {
-        // The dataset went; its share and row follow, and the home is deleted as asked.
-        await shares.remove(row.shareId);
-        await row.destroy();
-        return null;
-      }
-      const dataset = keptDataset(row);
-      if (await zfs.exists(dataset)) {
-        // The dataset was renamed; only the bookkeeping was missing.
-        const folder = deletedFolder(row.username, row.uid);
-        await shares.relocate(row.shareId, { name: folder, dataset, hostPath: shareRootOf(await this.mountpoint(dataset)) });
-        await row.update({ userId: null, folder, dataset });
-        return this.failure(user, home, 'kept', row, err);
-      }
-    } catch (settleErr) {
-      logger.error('home state not settled', {
-        component: 'storage',
-        dataset: row.dataset,
-        error: settleErr instanceof Error ? settleErr.message : String(settleErr),
-      });
-    }
-    return this.failure(user, home, 'unknown', row, err);
-  }
-
-  private failure(
-    user: { id: number; username: string },
-    home: HomeDisposal,
-    homeState: 'unchanged' | 'kept' | 'unknown',
-    row: HomeRow,
-    err: unknown,
-  ): ProblemError {
-    const cause =
-      err instanceof ProblemError
-        ? { cause: err.code, causeParams: err.params ?? {} }
-        : { cause: err instanceof Error ? err.message : String(err), causeParams: {} };
-    this.deps.logger.warn('home not disposed of', { component: 'storage', userId: user.id, home, homeState, dataset: row.dataset, cause: cause.cause });
-    return new ProblemError('users.home.dispose_failed', {
-      userId: user.id,
-      username: user.username,
-      userDeleted: true,
-      home,
-      homeState,
-      folder: row.folder,
-      shareId: row.shareId,
-      ...cause,
-    });
-  }
-
   async delete(shareId: number, confirm: string): Promise<void> {
     const row = await this.deletedHome(shareId);
     if (confirm !== row.folder) throw new ProblemError('homes.confirm.mismatch', { expected: 'the folder name' });
@@ -294,33 +182,6 @@ export class HomesService {
     }
   }
 
-  /** Renames the home to `<name>.deleted-<uid>`; on failure the home is whole under its old name (a partial copy is removed). */
-  private async keep(row: HomeRow): Promise<void> {
-    const folder = deletedFolder(row.username, row.uid);
-    const dataset = keptDataset(row);
-    let mountpoint: string;
-    try {
-      await this.command(['zfs', 'rename', row.dataset, dataset]);
-      mountpoint = await this.mountpoint(dataset);
-    } catch (err) {
-      // zfs-fuse cannot rename a file system ("dataset is busy"): copy into the new one instead.
-      if (!(await this.deps.zfs.exists(row.dataset)) || (await this.deps.zfs.exists(dataset))) throw err;
-      try {
-        const from = await this.mountpoint(row.dataset);
-        mountpoint = await this.makeDataset(dataset, effectiveQuota(row.quotaBytes, (await this.settings()).defaultQuotaBytes));
-        // The whole dataset: the share's files and its recycle bin beside them.
-        await this.deps.copy(from, mountpoint);
-        await this.destroyDataset(row.dataset);
-      } catch (copyErr) {
-        // Never two halves: while the original is there, the partial copy goes.
-        if ((await this.deps.zfs.exists(row.dataset)) && (await this.deps.zfs.exists(dataset))) await this.destroyDataset(dataset);
-        throw copyErr;
-      }
-    }
-    await this.deps.shares.relocate(row.shareId, { name: folder, dataset, hostPath: shareRootOf(mountpoint) });
-    await row.update({ userId: null, folder, dataset });
-  }
-
   private async deletedHome(shareId: number): Promise<HomeRow> {
     const row = await this.deps.models.homes.findByPk(shareId);
     if (!row) throw new ProblemError('homes.home.not_found', { shareId });
@@ -336,17 +197,6 @@ export class HomesService {
     const found = (await this.deps.zfs.listPools()).find((p) => p.name === pool);
     if (!found) throw new ProblemError('storage.pool.not_found', { pool });
     if (!usable(found.health)) throw new ProblemError('homes.pool.unusable', { pool });
-  }
-}
-
-/** A folder the release job can make its target folder in (root's view: a read-only mount refuses, modes do not). */
-async function writableFolder(hostPath: string): Promise<boolean> {
-  try {
-    if (!(await stat(hostPath)).isDirectory()) return false;
-    await access(hostPath, constants.W_OK);
-    return true;
-  } catch {
-    return false;
   }
 }
 
