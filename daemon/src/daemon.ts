@@ -36,6 +36,7 @@ import { trashHandlers } from './areas/files/trash/trash.routes.ts';
 import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
 import { systemHandlers } from './areas/system/system.routes.ts';
+import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
 import { createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
 import { usersHandlers } from './areas/users/users.routes.ts';
@@ -143,8 +144,16 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   await wallpaperStore.sweep();
   // Built with the desktop further down; user deletion reaches it through this binding.
   let desktopWallpaper: DesktopWallpaper | null = null;
+  const system = new SystemService({
+    mode: config.mode,
+    startedAt,
+    firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
+    settings: initSystemSettingModel(db),
+    logger,
+  });
   const identity = await createIdentity({
     db,
+    defaultLanguage: async () => (await system.region()).language,
     logger,
     userRows,
     sessionStore,
@@ -278,11 +287,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
   if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
   homesService = storage.homes;
-  const system = new SystemService({
-    mode: config.mode,
-    startedAt,
-    firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
-  });
 
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   const routeDeps: RouteDeps = { resolvePrincipal: principals.resolve, validateResponses: config.validateResponses };

@@ -24,6 +24,25 @@ export interface SetupInfo {
   installer: boolean;
 }
 
+/** The box's regional settings (System, Region): the sign-in page's language and new users' default. */
+export interface SystemRegion {
+  language: Language;
+  /** ISO 3166-1 alpha-2 country code (formats of dates and numbers), or null to follow each user's language. */
+  region: string | null;
+}
+
+export const defaultRegion: SystemRegion = { language: 'en', region: null };
+
+const languageSchema = Joi.string()
+  .valid(...languages)
+  .required();
+const regionCodeSchema = Joi.string()
+  .pattern(/^[A-Z]{2}$/)
+  .allow(null)
+  .required();
+
+export const systemRegion = Joi.object<SystemRegion, true>({ language: languageSchema, region: regionCodeSchema }).id('SystemRegion');
+
 export const healthResponse = Joi.object<HealthResponse, true>({
   status: Joi.string().valid('ok').required(),
   version: Joi.string().required(),
@@ -34,13 +53,8 @@ export const setupInfo = Joi.object<SetupInfo, true>({
   product: Joi.string().required(),
   version: Joi.string().required(),
   mode: Joi.string().valid('development', 'box').required(),
-  language: Joi.string()
-    .valid(...languages)
-    .required(),
-  region: Joi.string()
-    .pattern(/^[A-Z]{2}$/)
-    .allow(null)
-    .required(),
+  language: languageSchema,
+  region: regionCodeSchema,
   firstRun: Joi.boolean().required(),
   installer: Joi.boolean().required(),
 }).id('SetupInfo');
@@ -64,6 +78,27 @@ export const systemRoutes = {
     summary: 'Product, version, language and region for the sign-in page, and whether setup or installer mode applies',
     status: 200,
     response: setupInfo,
+    errors: [],
+  }),
+  region: defineRoute({
+    id: 'system.region',
+    method: 'GET',
+    path: '/api/system/region',
+    access: 'admin',
+    summary: "The box's language and region; GET /api/setup carries both for the sign-in page",
+    status: 200,
+    response: systemRegion,
+    errors: [],
+  }),
+  setRegion: defineRoute({
+    id: 'system.setRegion',
+    method: 'PUT',
+    path: '/api/system/region',
+    access: 'admin',
+    summary: 'Sets the box language (en or de: the sign-in page and new users) and region (ISO 3166 country code, or null to follow each user)',
+    body: systemRegion,
+    status: 200,
+    response: systemRegion,
     errors: [],
   }),
 };

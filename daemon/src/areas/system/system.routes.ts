@@ -6,5 +6,7 @@ export function systemHandlers(system: SystemService): AreaHandlers<typeof syste
   return {
     health: () => system.health(),
     setup: () => system.setup(),
+    region: () => system.region(),
+    setRegion: ({ body }) => system.setRegion(body),
   };
 }

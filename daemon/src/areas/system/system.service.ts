@@ -1,12 +1,16 @@
-import type { HealthResponse, SetupInfo } from '../../../../shared/src/api/system.ts';
+import { defaultRegion, type HealthResponse, type SetupInfo, type SystemRegion } from '../../../../shared/src/api/system.ts';
 import type { Mode } from '../../config/config.ts';
+import type { Logger } from '../../core/logger.ts';
 import { product } from '../../core/product.ts';
+import type { SystemSettingRow } from './system-settings.model.ts';
 
 export interface SystemDeps {
   mode: Mode;
   startedAt: number;
   /** Whether first-run setup still applies (see SetupInfo.firstRun). */
   firstRun: () => Promise<boolean>;
+  settings: typeof SystemSettingRow;
+  logger: Logger;
 }
 
 export class SystemService {
@@ -17,16 +21,29 @@ export class SystemService {
   }
 
   async setup(): Promise<SetupInfo> {
-    // Language and region are the defaults until the System area's region settings exist; the
-    // installer mode is not built yet, so the daemon never runs from an installer medium.
+    // The installer mode is not built yet, so the daemon never runs from an installer medium.
     return {
       product: product.name,
       version: product.version,
       mode: this.deps.mode,
-      language: 'en',
-      region: null,
+      ...(await this.region()),
       firstRun: await this.deps.firstRun(),
       installer: false,
     };
+  }
+
+  /** The box's language and region; the defaults until an administrator sets them. */
+  async region(): Promise<SystemRegion> {
+    const row = await this.deps.settings.findByPk('region');
+    if (!row) return { ...defaultRegion };
+    const stored = JSON.parse(row.value) as SystemRegion;
+    return { language: stored.language, region: stored.region };
+  }
+
+  async setRegion(region: SystemRegion): Promise<SystemRegion> {
+    const value: SystemRegion = { language: region.language, region: region.region };
+    await this.deps.settings.upsert({ key: 'region', value: JSON.stringify(value), updatedAt: new Date().toISOString() });
+    this.deps.logger.info('region settings changed', { component: 'system', ...value });
+    return value;
   }
 }

@@ -1,3 +1,4 @@
+import type { Language } from '../../../../shared/src/api/system.ts';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { coreApps } from '../../../../shared/src/apps.ts';
@@ -44,6 +45,8 @@ export interface IdentityOptions {
   homes?: UserHomes;
   /** Called after a user was deleted, for what other areas keep per user. */
   userDeleted?: (userId: number) => Promise<void>;
+  /** The language of a user created without one: the box's (System, Region). */
+  defaultLanguage?: () => Promise<Language>;
 }
 
 const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
@@ -73,7 +76,15 @@ export async function createIdentity(o: IdentityOptions) {
     },
   };
   const common = { db: o.db, users: o.userRows, rights, accounts, events, logger: o.logger };
-  const users = new UsersService({ ...common, groups: groupModels, sessions: o.sessionStore, totp, homes: o.homes, deleted: o.userDeleted });
+  const users = new UsersService({
+    ...common,
+    groups: groupModels,
+    sessions: o.sessionStore,
+    totp,
+    homes: o.homes,
+    deleted: o.userDeleted,
+    defaultLanguage: o.defaultLanguage,
+  });
   const groups = new GroupsService({ ...common, groups: groupModels });
   const permissions = new PermissionsService({ ...common, groups, apps: o.apps ?? coreCatalogApps });
   const auth = new AuthService({

@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { specialRights } from '../../../../shared/src/api/permissions.ts';
 import type { NewUser, UserDeleteQuery, UserDeletion, UserSummary, UserUpdate } from '../../../../shared/src/api/users.ts';
+import type { Language } from '../../../../shared/src/api/system.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -46,6 +47,8 @@ export interface UsersDeps {
   homes?: UserHomes;
   /** After a user went: other areas drop what they kept for them (the desktop's wallpaper). Failures are logged only. */
   deleted?: (userId: number) => Promise<void>;
+  /** The language of a user created without one (the box's); English without it. */
+  defaultLanguage?: () => Promise<Language>;
 }
 
 /** Users: the records, their system accounts and the rules of spec 4.6. */
@@ -141,13 +144,14 @@ export class UsersService {
     if (reservedNames.has(body.username)) throw new ProblemError('users.username.reserved', { username: body.username });
     const passwordHash = await hashPassword(body.password);
     const hostTaken = await this.deps.accounts.userExists(body.username);
+    const language = body.language ?? (await this.deps.defaultLanguage?.()) ?? 'en';
     const user = await this.deps.db.transaction(async (transaction) => {
       if (await this.deps.users.findOne({ where: { username: body.username }, transaction }))
         throw new ProblemError('users.username.taken', { username: body.username });
       if (hostTaken) throw new ProblemError('users.username.reserved', { username: body.username });
       const groups = await this.memberGroups(body.groupIds ?? [], transaction);
       const row = await this.insert(
-        { username: body.username, displayName: body.displayName ?? '', passwordHash, admin: body.admin ?? false, language: body.language ?? 'en' },
+        { username: body.username, displayName: body.displayName ?? '', passwordHash, admin: body.admin ?? false, language },
         transaction,
       );
       if (body.smb) await this.deps.rights.setOwn(row.id, specialRights.smb, true, transaction);

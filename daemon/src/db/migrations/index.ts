@@ -15,4 +15,5 @@ export const migrations: MigrationSet = {
   '20261122090000-thumbnails': () => import('./20261122090000-thumbnails.ts'),
   '20261122100000-trash': () => import('./20261122100000-trash.ts'),
   '20261122110000-storage-homes': () => import('./20261122110000-storage-homes.ts'),
+  '20261122150000-system-settings': () => import('./20261122150000-system-settings.ts'),
 };

@@ -32,4 +32,5 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'permissions', label: 'controlPanel.section.permissions', load: () => import('./permissions/PermissionsSection.svelte') },
   { id: 'shares', label: 'controlPanel.section.shares', load: () => import('./shares/SharesSection.svelte') },
   { id: 'homes', label: 'controlPanel.section.homes', load: () => import('./homes/HomesSection.svelte') },
+  { id: 'region', label: 'controlPanel.section.region', load: () => import('./region/RegionSection.svelte') },
 ];

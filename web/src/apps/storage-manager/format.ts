@@ -1,9 +1,7 @@
-import type { Language } from '../../../../shared/src/api/system.ts';
-
 const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 
-/** Bytes in binary steps with one decimal, in the language's number format ("1.5 GB", "1,5 GB"). */
-export function formatBytes(bytes: number | null, language: Language): string {
+/** Bytes in binary steps with one decimal, in the locale's number format ("1.5 GB", "1,5 GB"; see i18n.locale). */
+export function formatBytes(bytes: number | null, locale: string): string {
   if (bytes === null) return '–';
   let value = bytes;
   let unit = 0;
@@ -12,12 +10,12 @@ export function formatBytes(bytes: number | null, language: Language): string {
     unit++;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${value.toLocaleString(language, { maximumFractionDigits: digits })} ${units[unit]}`;
+  return `${value.toLocaleString(locale, { maximumFractionDigits: digits })} ${units[unit]}`;
 }
 
-export function formatTime(iso: string | null, language: Language): string {
+export function formatTime(iso: string | null, locale: string): string {
   if (!iso) return '–';
-  return new Date(iso).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** One argument as a shell would need it written, so the shown line can be pasted as it is. */

@@ -15,6 +15,8 @@ import sharesEn from '../../apps/control-panel/shares/i18n/en.json' with { type:
 import storageDe from '../../apps/storage-manager/i18n/de.json' with { type: 'json' };
 import storageEn from '../../apps/storage-manager/i18n/en.json' with { type: 'json' };
 import homesDe from '../../apps/control-panel/homes/i18n/de.json' with { type: 'json' };
+import regionDe from '../../apps/control-panel/region/i18n/de.json' with { type: 'json' };
+import regionEn from '../../apps/control-panel/region/i18n/en.json' with { type: 'json' };
 import homesEn from '../../apps/control-panel/homes/i18n/en.json' with { type: 'json' };
 import versionsDe from '../../apps/files/versions/i18n/de.json' with { type: 'json' };
 import versionsEn from '../../apps/files/versions/i18n/en.json' with { type: 'json' };
@@ -34,6 +36,7 @@ export const enMessages = {
   ...settingsEn,
   ...storageEn,
   ...homesEn,
+  ...regionEn,
   ...versionsEn,
 };
 export const deMessages = {
@@ -46,5 +49,6 @@ export const deMessages = {
   ...settingsDe,
   ...storageDe,
   ...homesDe,
+  ...regionDe,
   ...versionsDe,
 };

@@ -2,6 +2,7 @@ import type { Language } from '../../../../shared/src/api/system.ts';
 import { errorMessage, format, type MessageKey, type MessageParams } from './messages.ts';
 
 let current = $state<Language>('en');
+let region = $state<string | null>(null);
 
 /** The UI's language; setting it re-renders every text and the page's `lang`. */
 export const i18n = {
@@ -11,6 +12,14 @@ export const i18n = {
   set language(language: Language) {
     current = language;
     document.documentElement.lang = language;
+  },
+  /** The box's region (System, Region), or null to follow the language. */
+  set region(code: string | null) {
+    region = code;
+  },
+  /** What dates and numbers are formatted with: the language in the box's region (`de-AT`), else the language alone. */
+  get locale(): string {
+    return region ? `${current}-${region}` : current;
   },
 };
 
