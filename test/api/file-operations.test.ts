@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -83,6 +85,28 @@ describe('file operations', function () {
       expect(job.state).to.equal('succeeded');
       expect(read(b, 'photo.jpg')).to.equal('jpeg bytes');
       expect(resultOf(job).entries[0]?.target).to.deep.equal({ shareId: b.id, path: 'photo.jpg' });
+    });
+
+    it("gives copies the target's rights (its default ACL), not the source's narrower mode", async () => {
+      write(a, 'c9/private.txt', 'mine');
+      write(a, 'c9/tool.sh', '#!/bin/sh\n');
+      mkdirSync(at(a, 'c9/dir'));
+      chmodSync(at(a, 'c9/private.txt'), 0o600);
+      chmodSync(at(a, 'c9/tool.sh'), 0o700);
+      chmodSync(at(a, 'c9/dir'), 0o700);
+      // What the file services put on a share's tree: a default ACL granting a user read and write.
+      mkdirSync(at(b, 'c9'));
+      execFileSync('setfacl', ['-d', '-m', 'u:nobody:rwX', at(b, 'c9')]);
+      const job = await runOperation(admin, { op: 'copy', sources: ['private.txt', 'tool.sh', 'dir'].map((n) => src(`c9/${n}`)), target: src('c9', b) });
+      expect(job.state).to.equal('succeeded');
+      const acl = (rel: string) => execFileSync('getfacl', ['-cp', at(b, rel)], { encoding: 'utf8' });
+      expect(acl('c9/private.txt'))
+        .to.match(/^user:nobody:rwx\t#effective:rw-$/m)
+        .and.match(/^mask::rw-$/m);
+      expect(acl('c9/tool.sh')).to.match(/^mask::rwx$/m);
+      expect(acl('c9/dir'))
+        .to.match(/^user:nobody:rwx$/m)
+        .and.match(/^mask::rwx$/m);
     });
 
     it('refuses to copy or move a folder into itself or below itself', async () => {

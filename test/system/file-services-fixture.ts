@@ -31,8 +31,8 @@ export const sshPort = 2222;
 export const password = 'Test-password-42';
 
 /** Test accounts: a prefix no real user has, uids at the top of Cellar's range. */
-export const accounts = { reader: 'cfst-reader', writer: 'cfst-writer', stranger: 'cfst-stranger', gone: 'cfst-gone' } as const;
-const uids = { reader: 29991, writer: 29992, stranger: 29993, gone: 29994 } as const;
+export const accounts = { reader: 'cfst-reader', writer: 'cfst-writer', stranger: 'cfst-stranger', gone: 'cfst-gone', writer2: 'cfst-writer2' } as const;
+const uids = { reader: 29991, writer: 29992, stranger: 29993, gone: 29994, writer2: 29995 } as const;
 export const sftpGroup = 'cfst-sftp';
 
 async function waitForPort(port: number, ms = 15_000): Promise<void> {
@@ -174,3 +174,37 @@ export class FileServicesBox {
     await rm(this.root, { recursive: true, force: true });
   }
 }
+
+/** smbclient against the test smbd as a user. */
+export function smb(share: string, user: string, command: string, protection: 'sign' | 'encrypt' = 'sign'): Promise<Run> {
+  return sh(['smbclient', `//127.0.0.1/${share}`, '-p', String(smbPort), '-U', `${user}%${password}`, `--client-protection=${protection}`, '-c', command]);
+}
+
+/** An sftp batch against the test sshd as a user; the batch file is written under `folder`. */
+export async function sftp(folder: string, user: string, commands: string[]): Promise<Run> {
+  const batch = path.join(folder, `batch-${user}`);
+  await writeFile(batch, `${commands.join('\n')}\n`);
+  // sftp -b sets BatchMode, which turns passwords off: BatchMode=no lets sshpass answer.
+  return sh([
+    'sshpass',
+    '-p',
+    password,
+    'sftp',
+    '-o',
+    'BatchMode=no',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'PubkeyAuthentication=no',
+    '-P',
+    String(sshPort),
+    '-b',
+    batch,
+    `${user}@127.0.0.1`,
+  ]);
+}
+
+/** Runs a command on the disk as a system user. */
+export const asUser = (user: string, argv: string[]): Promise<Run> => sh(['runuser', '-u', user, '--', ...argv]);

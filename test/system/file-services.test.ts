@@ -3,43 +3,14 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { binRoot, ensureBin } from '../../daemon/src/areas/files/trash/trash-bin.ts';
 import type { FileShare } from '../../daemon/src/host/file-services/file-share.ts';
-import { accounts, FileServicesBox, password, sh, smbPort, sshPort, type Run } from './file-services-fixture.ts';
+import { accounts, asUser, FileServicesBox, password, sftp as sftpAs, sh, smb, smbPort } from './file-services-fixture.ts';
 
 // Real smbd, sshd, system accounts and POSIX ACLs: needs root and the Debian packages
 // samba smbclient openssh-server openssh-client sshpass acl.
 const box = new FileServicesBox();
 const { reader, writer, stranger, gone } = accounts;
 
-function smb(share: string, user: string, command: string, protection: 'sign' | 'encrypt' = 'sign'): Promise<Run> {
-  return sh(['smbclient', `//127.0.0.1/${share}`, '-p', String(smbPort), '-U', `${user}%${password}`, `--client-protection=${protection}`, '-c', command]);
-}
-
-async function sftp(user: string, commands: string[]): Promise<Run> {
-  const batch = path.join(box.root, `batch-${user}`);
-  await writeFile(batch, `${commands.join('\n')}\n`);
-  // sftp -b sets BatchMode, which turns passwords off: BatchMode=no lets sshpass answer.
-  return sh([
-    'sshpass',
-    '-p',
-    password,
-    'sftp',
-    '-o',
-    'BatchMode=no',
-    '-o',
-    'StrictHostKeyChecking=no',
-    '-o',
-    'UserKnownHostsFile=/dev/null',
-    '-o',
-    'PubkeyAuthentication=no',
-    '-P',
-    String(sshPort),
-    '-b',
-    batch,
-    `${user}@127.0.0.1`,
-  ]);
-}
-
-const asUser = (user: string, argv: string[]) => sh(['runuser', '-u', user, '--', ...argv]);
+const sftp = (user: string, commands: string[]) => sftpAs(box.root, user, commands);
 
 function share(name: 'docs' | 'vault', fields: Partial<FileShare>): FileShare {
   return { id: name === 'docs' ? 1 : 2, name, hostPath: box.shares[name], smb: true, smbEncrypt: false, sftp: true, users: [], ...fields };

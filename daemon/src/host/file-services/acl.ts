@@ -36,3 +36,22 @@ export function aclCommands(hostPath: string, trashFolder: string, acl: ShareAcl
     [...walk, '-type', 'd', '-exec', 'setfacl', '-P', '-d', '--set', acl.defaults, '{}', '+'],
   ];
 }
+
+/**
+ * The mode bits (owner, group class = mask, other) the access ACL gives an entry, `X` taken
+ * as setfacl does: x for folders and for files that already have an x bit. Setting this mode
+ * is all an entry created inside the share needs: its named entries come from the folder's
+ * default ACL unchanged, only the mode the creating program asked for narrowed the mask.
+ */
+export function aclMode(access: string, entry: { directory: boolean; mode: number }): number {
+  const executable = entry.directory || (entry.mode & 0o111) !== 0;
+  const bits = (tag: string): number => {
+    const perms =
+      access
+        .split(',')
+        .find((e) => e.startsWith(`${tag}::`))
+        ?.slice(tag.length + 2) ?? '---';
+    return (perms.includes('r') ? 4 : 0) | (perms.includes('w') ? 2 : 0) | (perms.includes('x') || (perms.includes('X') && executable) ? 1 : 0);
+  };
+  return (bits('u') << 6) | (bits('m') << 3) | bits('o');
+}

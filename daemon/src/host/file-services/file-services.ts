@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
 import { aclCommands, shareAcl } from './acl.ts';
+import { AclKeeper } from './acl-keeper.ts';
 import type { FileServicesState, ReservedNames } from './file-share.ts';
 import { SftpChroots } from './sftp-chroots.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
@@ -52,11 +53,14 @@ export class FileServices {
   private waiting: { resolve(): void; reject(err: unknown): void }[] = [];
   private chain: Promise<void> = Promise.resolve();
   private readonly chroots: SftpChroots;
+  /** Keeps what SFTP clients create to the share ACL, which internal-sftp cannot (see AclKeeper). */
+  private readonly keeper: AclKeeper;
   /** What the last successful pass wrote, so an unchanged file is neither rewritten nor reloaded. */
   private readonly applied = { smb: null as string | null, sshd: null as string | null, acl: new Map<number, string>() };
 
   constructor(private readonly deps: FileServicesDeps) {
     this.chroots = new SftpChroots(deps.runner, deps.logger, deps.deployment.sftp.chrootBase);
+    this.keeper = new AclKeeper({ logger: deps.logger, apply: deps.runner.apply, trashFolder: deps.reserved.trashFolder });
   }
 
   /** Applies the current state after the quiet time; resolves when a pass that saw this call is done. */
@@ -80,6 +84,7 @@ export class FileServices {
       this.flush();
     }
     await this.chain;
+    this.keeper.close();
   }
 
   private flush(): void {
@@ -99,6 +104,8 @@ export class FileServices {
   private async pass(): Promise<void> {
     const state = await this.deps.state();
     await this.applyAcls(state);
+    // SMB forces its modes itself (smb-conf.ts); only SFTP needs the watch.
+    await this.keeper.keep(state.shares.filter((s) => s.sftp).map((s) => ({ id: s.id, hostPath: s.hostPath, access: shareAcl(s).access })));
     await this.applySmb(state);
     await this.applySftp(state);
   }

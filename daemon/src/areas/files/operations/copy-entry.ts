@@ -100,8 +100,9 @@ async function copyFresh(src: string, s: Stats, dest: string, o: CopyOptions, li
     o.ctx.report(src, 'special');
     return;
   }
-  // Permission bits only: set-id bits are never carried into a copy (the box writes as root).
-  await mkdir(dest, { mode: s.mode & 0o777 });
+  // Made as a new folder is: the target's default ACL (or the umask) decides, not the source's mode,
+  // which would narrow the ACL mask and take the target share's grants away from the copy.
+  await mkdir(dest, { mode: 0o777 });
   for (const child of await userChildren(src)) {
     const from = path.join(src, child);
     await copyFresh(from, await lstat(from), path.join(dest, child), o, links);
@@ -120,7 +121,8 @@ async function copyLink(l: PendingLink, o: CopyOptions): Promise<void> {
 async function copyFile(src: string, s: Stats, dest: string, ctx: TreeContext): Promise<void> {
   const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
-    const output = await open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, s.mode & 0o777);
+    // As an upload is made: the target decides the mode; only whether it is executable comes from the source.
+    const output = await open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, s.mode & 0o111 ? 0o777 : 0o666);
     try {
       const buffer = Buffer.allocUnsafe(chunkBytes);
       for (;;) {
