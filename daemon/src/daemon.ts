@@ -252,6 +252,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     shares: sharesArea.shares,
     forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel),
     folderChanged: (folder) => sharesArea.listings.invalidate(folder),
+    entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
   const storage = createStorageArea({

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { accounts, asUser, FileServicesBox, sftp as sftpAs, sh, smb } from './file-services-fixture.ts';
 
@@ -133,4 +133,27 @@ describe('new files and folders keep the grants over SFTP and SMB (root)', funct
       expect((await asUser(reader, ['touch', path.join(docs(), folder, 'by-reader-disk')])).code).to.not.equal(0);
     });
   }
+
+  it("an entry moved in from another share (a rename, which keeps the ACL) gets this share's grants", async () => {
+    const vault = box.shares.vault;
+    box.state.shares.push({
+      id: 2,
+      name: 'vault',
+      hostPath: vault,
+      smb: false,
+      smbEncrypt: false,
+      sftp: false,
+      users: [{ username: reader, access: 'readWrite' }],
+    });
+    await box.services.apply();
+    await mkdir(path.join(vault, 'moved', 'inner'), { recursive: true });
+    await writeFile(path.join(vault, 'moved', 'inner', 'f.txt'), 'from the vault\n');
+    await rename(path.join(vault, 'moved'), path.join(docs(), 'moved'));
+    expect((await effective(path.join(docs(), 'moved', 'inner', 'f.txt'))).users.get(reader), "the vault's grant came along").to.equal('rw-');
+    await box.services.entriesArrived(1, [path.join(docs(), 'moved'), '/etc/passwd', docs()]);
+    await expectGrantsEffective(path.join(docs(), 'moved'), true);
+    await expectGrantsEffective(path.join(docs(), 'moved', 'inner'), true);
+    await expectGrantsEffective(path.join(docs(), 'moved', 'inner', 'f.txt'), false);
+    expect((await sh(['getfacl', '-p', '-c', '/etc/passwd'])).stdout, 'nothing outside the share').to.not.match(/^user:cfst-/m);
+  });
 });

@@ -77,6 +77,28 @@ export class FileServices {
     this.apply().catch(() => undefined);
   }
 
+  /**
+   * Entries renamed into a share from elsewhere (a move from another share, a restore from the
+   * recycle bin) keep the ACL they had there; they get this share's, after any pass under way.
+   */
+  entriesArrived(shareId: number, fullPaths: readonly string[]): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      // Never rejects: the chain carries every later pass too.
+      try {
+        const share = (await this.deps.state()).shares.find((s) => s.id === shareId);
+        if (!share) return;
+        const acl = shareAcl(share);
+        // Only what lies inside the share, never the share root itself (the pass owns it).
+        for (const entry of fullPaths.filter((p) => p.startsWith(`${share.hostPath}/`))) {
+          for (const argv of aclCommands(entry, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+        }
+      } catch (err) {
+        this.deps.logger.warn('ACLs of arrived entries not applied', { component, shareId, error: describe(err) });
+      }
+    });
+    return this.chain;
+  }
+
   /** Waits for pending work; pending timers are flushed at once. */
   async close(): Promise<void> {
     if (this.timer) {

@@ -23,6 +23,8 @@ export interface FileOperationsAreaDeps {
   forgetThumbnails(shareId: number, rel: string): Promise<unknown>;
   /** The files area's hook: drops listing snapshots of a folder (and below) the jobs wrote into. */
   folderChanged(folder: string): void;
+  /** The file services' hook: entries renamed into a share from elsewhere get its ACL. */
+  entriesArrived(shareId: number, fullPaths: string[]): void;
 }
 
 /**
@@ -51,8 +53,13 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
       .catch((err: unknown) => logger.warn('thumbnails not dropped', { component: 'files', shareId, error: err instanceof Error ? err.message : String(err) }));
   };
   const shareRoot = async (shareId: number) => (await shares.requireAccess(jobPrincipal, shareId, 'readWrite')).hostPath;
-  jobs.register(operationJobKind, operationJob({ shareRoot, bin: { rows, clock }, logger, forget, folderChanged: deps.folderChanged }));
-  for (const [kind, definition] of Object.entries(trashJobs({ rows, shareRoot, logger, forget, folderChanged: deps.folderChanged })))
+  jobs.register(
+    operationJobKind,
+    operationJob({ shareRoot, bin: { rows, clock }, logger, forget, folderChanged: deps.folderChanged, arrived: deps.entriesArrived }),
+  );
+  for (const [kind, definition] of Object.entries(
+    trashJobs({ rows, shareRoot, logger, forget, folderChanged: deps.folderChanged, arrived: deps.entriesArrived }),
+  ))
     jobs.register(kind, definition);
   deps.scheduler.every(trashPurgeTask, trashPurgeIntervalMs, (signal) => purgeTrash({ rows, clock, logger, shares: () => shares.details() }, signal), {
     delayFirst: true,

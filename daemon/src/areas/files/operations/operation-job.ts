@@ -31,6 +31,8 @@ export interface OperationJobDeps {
   forget(shareId: number, rel: string): Promise<void>;
   /** Drops listing snapshots of a folder written into (and of the folders below it). */
   folderChanged(folder: string): void;
+  /** Entries moved in from another share keep its ACL (a rename keeps them): the file services give them this share's. */
+  arrived(shareId: number, fullPaths: string[]): void;
 }
 
 interface Source {
@@ -115,6 +117,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
     }
   }
   const options = { ctx, onConflict: p.onConflict, targetRoot };
+  const arrived: string[] = [];
   for (const { ref, r } of sources) {
     let dest: string | null;
     try {
@@ -127,8 +130,10 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
     const outcome = dest === null ? 'skipped' : p.op === 'copy' ? 'copied' : 'moved';
     result.entries.push({ source: ref, outcome, target: dest === null ? null : located(dest) });
     if (p.op === 'move') await deps.forget(ref.shareId, r.rel);
+    if (p.op === 'move' && dest !== null && ref.shareId !== target.shareId) arrived.push(dest);
     if (dest !== null && p.onConflict === 'overwrite') await deps.forget(target.shareId, located(dest).path);
   }
+  if (arrived.length > 0) deps.arrived(target.shareId, arrived);
   deps.logger.info(p.op === 'copy' ? 'files copied' : 'files moved', {
     component: 'files',
     jobId: job.jobId,

@@ -1,4 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { Op } from 'sequelize';
 import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
 import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
@@ -33,6 +34,8 @@ export interface TrashJobDeps {
   forget(shareId: number, rel: string): Promise<void>;
   /** Drops listing snapshots of a folder written into (and of the folders below it). */
   folderChanged(folder: string): void;
+  /** A restored entry keeps the ACL it had when deleted; the grants may have changed since. */
+  arrived(shareId: number, fullPaths: string[]): void;
 }
 
 /**
@@ -93,7 +96,10 @@ async function runTrashJob(deps: TrashJobDeps, kind: TrashJobKind, job: JobConte
         // A restore may recreate folders anywhere on the way to the item: the whole share's snapshots go.
         const restored = await restoreItem(root, row, onConflict, ctx).finally(() => deps.folderChanged(root));
         if (restored === null) result.skipped.push({ id: row.id, reason: 'exists' });
-        else result.done.push({ id: row.id, path: restored });
+        else {
+          result.done.push({ id: row.id, path: restored });
+          deps.arrived(shareId, [path.join(root, restored)]);
+        }
         if (restored !== null && onConflict === 'overwrite') await deps.forget(shareId, restored);
       }
     } else {
