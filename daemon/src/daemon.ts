@@ -277,6 +277,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         void (await sharesArea.shares.setGrants(shareId, { grants: [{ subjectType: 'user', subjectId: userId, level: 'readWrite' }] })),
       relocate: (shareId, fields) => sharesArea.shares.relocateDataset(shareId, fields),
       hostPath: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId)?.hostPath ?? null,
+      entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
     },
     versionShares: {
       share: async (principal, shareId, need) => sharesArea.shares.requireAccess(principal, shareId, need),

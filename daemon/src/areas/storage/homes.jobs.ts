@@ -41,6 +41,8 @@ export async function runHomeRelease(deps: HomeJobsDeps, ctx: JobContext<{ share
   await deps.copy(from, to, ctx.signal);
   // The recycle bin goes with the home, not into the share (it lies beside the home's files; an old one may still be inside).
   await rm(path.join(to, trashFolderName), { recursive: true, force: true });
+  // cp -a kept the home's ACL (only its user); the folder now follows the target share's grants.
+  deps.shares.entriesArrived(ctx.params.targetShareId, [to]);
   ctx.progress(1, 2, 'steps');
   await deps.homes.destroy(row);
   ctx.progress(2, 2, 'steps');

@@ -20,6 +20,8 @@ export interface HomeShares {
   grantOwner(shareId: number, userId: number): Promise<void>;
   relocate(shareId: number, fields: { name?: string; dataset?: string; hostPath?: string }): Promise<void>;
   hostPath(shareId: number): Promise<string | null>;
+  /** Files copied into a share with their old ACL (cp -a) get the share's own (the file services). */
+  entriesArrived(shareId: number, fullPaths: string[]): void;
 }
 
 export interface HomesDeps {
