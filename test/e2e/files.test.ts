@@ -136,7 +136,7 @@ describe('e2e: the Files app', function () {
       }).observe(document.body, { subtree: true, attributes: true, childList: true });
     });
     const body = Buffer.alloc(4 * 1024 * 1024, 7);
-    await page.locator('input[type="file"]').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: body });
+    await page.getByTestId('upload-input').setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: body });
     await page.locator('li.upload[data-name="big.bin"]').waitFor();
     // Half way through, the line is opened up again: the bar has moved, the rest goes quickly.
     await page.waitForFunction(() => (window as unknown as { progressSeen: number[] }).progressSeen.some((v) => v >= 50 && v < 100));
@@ -155,7 +155,7 @@ describe('e2e: the Files app', function () {
     await option('big.bin').waitFor();
 
     // The same name again: the conflict prompt, then "Keep both" stores it under the next free name.
-    await page.locator('input[type="file"]').setInputFiles({ name: 'alpha.txt', mimeType: 'text/plain', buffer: Buffer.from('second alpha') });
+    await page.getByTestId('upload-input').setInputFiles({ name: 'alpha.txt', mimeType: 'text/plain', buffer: Buffer.from('second alpha') });
     const prompt = page.getByRole('dialog', { name: en['files.conflict.title'] });
     await prompt.waitFor();
     await page.screenshot({ path: screenshotPath('files-upload-conflict-en') });
@@ -164,7 +164,7 @@ describe('e2e: the Files app', function () {
     expect(readFileSync(path.join(folder, 'alpha (2).txt'), 'utf8')).to.equal('second alpha');
     expect(readFileSync(path.join(folder, 'alpha.txt'), 'utf8')).to.equal('alpha');
     // Replace overwrites in place.
-    await page.locator('input[type="file"]').setInputFiles({ name: 'alpha (2).txt', mimeType: 'text/plain', buffer: Buffer.from('replaced') });
+    await page.getByTestId('upload-input').setInputFiles({ name: 'alpha (2).txt', mimeType: 'text/plain', buffer: Buffer.from('replaced') });
     await prompt.getByRole('button', { name: en['files.conflict.overwrite'] }).click();
     await until('the replaced content', () => readFileSync(path.join(folder, 'alpha (2).txt'), 'utf8') === 'replaced');
     await page.waitForFunction(() => document.querySelector('li.upload[data-name="alpha (2).txt"][data-state="done"]') !== null);
@@ -173,7 +173,7 @@ describe('e2e: the Files app', function () {
     // A cancelled upload stops and leaves nothing behind, not even its hidden temporary file.
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
     const before = readdirSync(folder).sort();
-    await page.locator('input[type="file"]').setInputFiles({ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: body });
+    await page.getByTestId('upload-input').setInputFiles({ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: body });
     await page.waitForFunction(
       () => Number(document.querySelector('[role="progressbar"][aria-label="Upload of slow.bin"]')?.getAttribute('aria-valuenow')) > 0,
     );
@@ -371,7 +371,7 @@ describe('e2e: the Files app', function () {
     await signInThroughPage(p, box.url, 'greta', 'Sonnenblume-2026!');
     await p.goto(`${box.url}${appPath}/${share.id}`);
     await p.locator('[role="option"][data-name="alpha.txt"]').waitFor();
-    expect(await p.getByRole('button', { name: de['files.action.upload'] }).isEnabled()).to.equal(true);
+    expect(await p.getByRole('button', { name: de['files.action.upload'], exact: true }).isEnabled()).to.equal(true);
     await p.locator('[role="option"][data-name="alpha.txt"]').click();
     await p.screenshot({ path: screenshotPath('files-list-de') });
     await p.keyboard.press('Delete');

@@ -13,6 +13,11 @@ describe('files app shortcuts', () => {
     expect(press('Delete')).to.equal('delete');
     expect(press('Delete', { shiftKey: true })).to.equal('deleteForGood');
     expect(press('N', { ctrlKey: true, shiftKey: true })).to.equal('newFolder');
+    expect(press('c', { altKey: true })).to.equal('copyTo');
+    expect(press('m', { altKey: true })).to.equal('moveTo');
+    // A Mac's Option+C types "ç"; the physical key still counts.
+    expect(shortcutOf({ key: 'ç', code: 'KeyC', ctrlKey: false, metaKey: false, shiftKey: false, altKey: true })).to.equal('copyTo');
+    expect(press('c', { altKey: true, ctrlKey: true })).to.equal(null);
     expect(press('c', { ctrlKey: true })).to.equal('copy');
     expect(press('x', { metaKey: true })).to.equal('cut');
     expect(press('V', { ctrlKey: true })).to.equal('paste');

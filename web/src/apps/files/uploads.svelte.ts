@@ -1,10 +1,12 @@
 import { filesRoutes } from '../../../../shared/src/api/files.ts';
 import { buildUrl } from '../../../../shared/src/client.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
+import { api, isProblem } from '../../lib/api.ts';
 import { problemMessage } from '../../lib/i18n/messages.ts';
-import { i18n } from '../../lib/i18n/i18n.svelte.ts';
+import { describeError, i18n } from '../../lib/i18n/i18n.svelte.ts';
 import { session } from '../../lib/session.svelte.ts';
 import { joinPath } from './route.ts';
+import { placeIn, type UploadTree } from './upload-tree.ts';
 import { numberedName } from './uploads-names.ts';
 
 export type UploadState = 'queued' | 'uploading' | 'conflict' | 'done' | 'failed' | 'cancelled';
@@ -38,12 +40,71 @@ export class Uploads {
   private standing: ConflictChoice | null = null;
   private readonly requests = new Map<number, XMLHttpRequest>();
   private nextId = 1;
+  /** Folders of dropped trees still being created; the panel says so before the files queue up. */
+  preparing = $state(0);
+  /** Raised by cancelAll: a tree whose folders are still being created stops there. */
+  private generation = 0;
 
   add(shareId: number, folder: string, files: readonly File[]): void {
-    for (const file of files) {
-      this.items.push({ id: this.nextId++, shareId, folder, name: file.name, file, loaded: 0, state: 'queued', error: null, overwrite: false, attempt: 2 });
+    this.queue(
+      shareId,
+      files.map((file) => ({ folder, file })),
+    );
+  }
+
+  /**
+   * A dropped or picked folder tree: its folders are created first, parents before children (an
+   * existing folder of the same name is merged into), then every file is queued like a single
+   * upload, with the same handling of taken names. A file under a folder that could not be made
+   * fails with that folder's reason instead of being sent.
+   */
+  async addTree(shareId: number, folder: string, tree: UploadTree<File>): Promise<void> {
+    const generation = this.generation;
+    const broken = new Map<string, string>();
+    this.preparing++;
+    try {
+      for (const dir of tree.folders) {
+        if (this.generation !== generation) return;
+        if ([...broken.keys()].some((b) => dir.startsWith(`${b}/`))) continue;
+        try {
+          await api.files.createFolder({ params: { shareId }, body: { path: placeIn(folder, dir) } });
+        } catch (err) {
+          if (!isProblem(err, 'fs.entry.exists')) broken.set(dir, describeError(err));
+        }
+      }
+      if (this.generation !== generation) return;
+      const reason = (dir: string) => [...broken].find(([b]) => dir === b || dir.startsWith(`${b}/`))?.[1] ?? null;
+      this.queue(
+        shareId,
+        tree.files.map(({ dir, file }) => ({ folder: placeIn(folder, dir), file, error: reason(dir) })),
+      );
+    } finally {
+      this.preparing--;
+    }
+  }
+
+  private queue(shareId: number, files: readonly { folder: string; file: File; error?: string | null }[]): void {
+    for (const { folder, file, error = null } of files) {
+      const state: UploadState = error === null ? 'queued' : 'failed';
+      this.items.push({ id: this.nextId++, shareId, folder, name: file.name, file, loaded: 0, state, error, overwrite: false, attempt: 2 });
     }
     this.pump();
+  }
+
+  /**
+   * Stops every upload not yet done: running ones are aborted (the daemon keeps nothing of them),
+   * queued ones never start; one whose body is fully sent finishes.
+   */
+  cancelAll(): void {
+    this.generation++;
+    for (const item of this.items) {
+      if (item.state !== 'queued' && item.state !== 'uploading' && item.state !== 'conflict') continue;
+      // Every byte is sent already: the file is being stored and the answer will say so truthfully.
+      if (item.state === 'uploading' && item.file.size > 0 && item.loaded >= item.file.size) continue;
+      this.requests.get(item.id)?.abort();
+      item.state = 'cancelled';
+    }
+    this.standing = null;
   }
 
   /** The first upload waiting for a conflict decision. */
@@ -52,7 +113,7 @@ export class Uploads {
   }
 
   get active(): boolean {
-    return this.items.some((i) => i.state === 'queued' || i.state === 'uploading' || i.state === 'conflict');
+    return this.preparing > 0 || this.items.some((i) => i.state === 'queued' || i.state === 'uploading' || i.state === 'conflict');
   }
 
   resolve(id: number, choice: ConflictChoice, forAll: boolean): void {

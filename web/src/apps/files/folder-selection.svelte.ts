@@ -1,0 +1,50 @@
+import type { FileEntry } from '../../../../shared/src/api/files.ts';
+import type { FolderModel } from './folder-model.svelte.ts';
+import { emptySelection, reconcile, type SelectionState } from './selection.ts';
+
+/**
+ * The selection of one open folder, kept by name: entries come and go (live changes, other
+ * windows), so indexes shift and the selection keeps only what is still listed.
+ */
+export class FolderSelection {
+  state = $state.raw<SelectionState>(emptySelection);
+  /** The focused entry by name: its index shifts as entries come and go. */
+  private lastFocusName: string | null = null;
+
+  constructor(private readonly model: FolderModel) {}
+
+  set(next: SelectionState): void {
+    this.state = next;
+    this.lastFocusName = next.focus >= 0 ? (this.model.entries[next.focus]?.name ?? null) : null;
+  }
+
+  /** Selects and focuses one entry by name, if listed. */
+  focusEntry(name: string): void {
+    const index = this.model.indexOf(name);
+    if (index >= 0) this.set({ selected: new Set([name]), focus: index, anchor: index });
+  }
+
+  /** The selected entries, in list order (the pane keeps it as a derived value). */
+  get entries(): FileEntry[] {
+    return this.model.entries.filter((e) => this.state.selected.has(e.name));
+  }
+
+  get focused(): FileEntry | undefined {
+    return this.model.entries[this.state.focus];
+  }
+
+  /** What a command acts on: the selection, or else the focused entry. */
+  targets(): FileEntry[] {
+    if (this.entries.length > 0) return this.entries;
+    const focused = this.focused;
+    return focused ? [focused] : [];
+  }
+
+  /** Call when the listed entries changed. */
+  reconcile(entries: readonly FileEntry[]): void {
+    if (this.state.selected.size === 0 && this.state.focus < 0) return;
+    const index = new Map(entries.map((e, i) => [e.name, i]));
+    const keep = this.lastFocusName !== null && index.has(this.lastFocusName) ? this.lastFocusName : null;
+    this.state = reconcile(this.state, (n) => index.get(n) ?? -1, keep);
+  }
+}
