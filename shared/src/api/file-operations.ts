@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { id } from './common.ts';
+import { id, pathErrors } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
@@ -71,16 +71,6 @@ export const fileOperationsRoutes = {
     body: fileOperationRequest,
     status: 202,
     response: jobSchema,
-    errors: [
-      'fs.share.not_found',
-      'fs.share.read_only',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
-      'fs.entry.not_found',
-      'fs.entry.not_folder',
-      'fs.operation.into_itself',
-      'fs.trash.unavailable',
-    ],
+    errors: [...pathErrors, 'fs.share.read_only', 'fs.entry.not_found', 'fs.entry.not_folder', 'fs.operation.into_itself', 'fs.trash.unavailable'],
   }),
 };

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { id, isoTime } from './common.ts';
+import { id, isoTime, pathErrors } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
@@ -53,7 +53,6 @@ const fileVersionRestoreRequest = Joi.object<FileVersionRestoreRequest, true>({
 
 const shareIdParams = Joi.object<{ shareId: number }, true>({ shareId: id().required() });
 const pathQuery = Joi.object<{ path: string }, true>({ path: relPath().required() });
-const pathErrors = ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share'] as const;
 
 export const fileVersionsRoutes = {
   list: defineRoute({

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { isoTime } from './common.ts';
+import { isoTime, pathErrors } from './common.ts';
 import { defineRoute } from './route.ts';
 import { shareIdParams } from './shares.ts';
 
@@ -96,7 +96,7 @@ export const filesRoutes = {
     query: Joi.object<EntryQuery, true>({ path: relPath().allow('').required() }),
     status: 200,
     response: fileEntry,
-    errors: ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share', 'fs.entry.not_found'],
+    errors: [...pathErrors, 'fs.entry.not_found'],
   }),
   list: defineRoute({
     id: 'files.list',
@@ -114,15 +114,7 @@ export const filesRoutes = {
     }),
     status: 200,
     response: folderPage,
-    errors: [
-      'fs.share.not_found',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
-      'fs.entry.not_found',
-      'fs.entry.not_folder',
-      'fs.cursor.invalid',
-    ],
+    errors: [...pathErrors, 'fs.entry.not_found', 'fs.entry.not_folder', 'fs.cursor.invalid'],
   }),
   download: defineRoute({
     id: 'files.download',
@@ -136,15 +128,7 @@ export const filesRoutes = {
     headers: ['Range', 'If-Range', 'If-None-Match', 'If-Modified-Since'],
     status: 200,
     response: { raw: true, contentType: 'application/octet-stream' },
-    errors: [
-      'fs.share.not_found',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
-      'fs.entry.not_found',
-      'fs.entry.not_file',
-      'fs.range.not_satisfiable',
-    ],
+    errors: [...pathErrors, 'fs.entry.not_found', 'fs.entry.not_file', 'fs.range.not_satisfiable'],
   }),
   upload: defineRoute({
     id: 'files.upload',
@@ -159,11 +143,8 @@ export const filesRoutes = {
     status: 201,
     response: fileEntry,
     errors: [
-      'fs.share.not_found',
+      ...pathErrors,
       'fs.share.read_only',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
       'fs.entry.not_found',
       'fs.entry.not_folder',
       'fs.entry.exists',
@@ -182,16 +163,7 @@ export const filesRoutes = {
     body: Joi.object<NewFolderRequest, true>({ path: relPath().required() }).id('NewFolderRequest'),
     status: 201,
     response: fileEntry,
-    errors: [
-      'fs.share.not_found',
-      'fs.share.read_only',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
-      'fs.entry.not_found',
-      'fs.entry.not_folder',
-      'fs.entry.exists',
-    ],
+    errors: [...pathErrors, 'fs.share.read_only', 'fs.entry.not_found', 'fs.entry.not_folder', 'fs.entry.exists'],
   }),
   rename: defineRoute({
     id: 'files.rename',
@@ -203,14 +175,6 @@ export const filesRoutes = {
     body: Joi.object<RenameRequest, true>({ path: relPath().required(), newName: Joi.string().min(1).max(255).required() }).id('RenameRequest'),
     status: 200,
     response: fileEntry,
-    errors: [
-      'fs.share.not_found',
-      'fs.share.read_only',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
-      'fs.entry.not_found',
-      'fs.entry.exists',
-    ],
+    errors: [...pathErrors, 'fs.share.read_only', 'fs.entry.not_found', 'fs.entry.exists'],
   }),
 };

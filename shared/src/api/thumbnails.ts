@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { pathErrors } from './common.ts';
 import { defineRoute } from './route.ts';
 import { shareIdParams } from './shares.ts';
 
@@ -74,15 +75,7 @@ export const thumbnailsRoutes = {
     }),
     status: 200,
     response: { raw: true, contentType: 'image/webp' },
-    errors: [
-      'fs.share.not_found',
-      'fs.path.invalid',
-      'fs.path.reserved',
-      'fs.path.outside_share',
-      'fs.entry.not_found',
-      'fs.entry.not_file',
-      'fs.thumbnail.not_found',
-    ],
+    errors: [...pathErrors, 'fs.entry.not_found', 'fs.entry.not_file', 'fs.thumbnail.not_found'],
   }),
   states: defineRoute({
     id: 'thumbnails.states',
