@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstat } from '../../host/nofollow-fs.ts';
 import type { EntryType, FileEntry, LinkTarget } from '../../../../shared/src/api/files.ts';
 
 export function typeOf(s: BigIntStats): EntryType {
@@ -28,7 +28,8 @@ export function entryOf(rel: string, name: string, own: BigIntStats, link: LinkT
 /** The stat of an inside link's target (null for anything else). */
 export async function targetStat(link: LinkTarget | null, target: string): Promise<BigIntStats | null> {
   if (link !== 'inside') return null;
-  return stat(target, { bigint: true }).catch(() => null);
+  // The target is a real path: a link found there now was swapped in, and is not followed.
+  return lstat(target, { bigint: true }).catch(() => null);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileEntry, FolderPage, ListQuery } from '../../../../shared/src/api/files.ts';
 import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
+import { link, lstat, mkdir, open, rename, unlink } from '../../host/nofollow-fs.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { entryOf, targetStat } from './file-entry.ts';
@@ -72,7 +73,7 @@ export class FilesService {
     if (r.rel === '') throw new ProblemError('fs.entry.exists', { name: '' });
     try {
       // mkdir never follows a link in the last segment: an existing link is EEXIST too.
-      await mkdir(r.full, { mode: 0o777 });
+      await mkdir(r.full, 0o777);
     } catch (err) {
       if (errno(err) === 'EEXIST') throw new ProblemError('fs.entry.exists', { name: r.name });
       if (errno(err) === 'ENOTDIR') throw new ProblemError('fs.entry.not_folder');

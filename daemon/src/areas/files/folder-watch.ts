@@ -1,5 +1,4 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileEntry } from '../../../../shared/src/api/files.ts';
 import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
@@ -7,6 +6,7 @@ import { topics } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { lstat, readdir } from '../../host/nofollow-fs.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { entryOf, targetStat } from './file-entry.ts';
 import { assertExists, assertFollowable, isReservedName, resolveInShare } from './safe-path.ts';

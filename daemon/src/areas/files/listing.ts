@@ -1,9 +1,10 @@
-import { lstatSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FileEntry, LinkTarget, SortKey, SortOrder } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { at, withDir } from '../../host/nofollow-fs.ts';
 import { entryOf } from './file-entry.ts';
 import type { ListingCache, SnapshotKey } from './listing-cache.ts';
 import { selectPage } from './page-select.ts';
@@ -55,7 +56,7 @@ function statChild(folder: string, root: string, name: string): Statted | null {
     // a link to nothing: shown as broken
   }
   const link: LinkTarget = real === null ? 'broken' : isInside(real, root) ? 'inside' : 'outside';
-  const target = link === 'inside' && real !== null ? (statSync(real, { bigint: true, throwIfNoEntry: false }) ?? null) : null;
+  const target = link === 'inside' && real !== null ? (lstatSync(real, { bigint: true, throwIfNoEntry: false }) ?? null) : null;
   return { name, stat: own, link, target };
 }
 
@@ -130,7 +131,13 @@ async function readNames(folder: string): Promise<string[]> {
  * the folder (listing-cache.ts) found by binary search, so paging through 100,000 entries does
  * not read the folder again for every page; the page's entries are always stat'ed afresh.
  */
-export async function listPage(req: PageRequest, cache: ListingCache<FolderSnapshot>): Promise<{ items: FileEntry[]; nextCursor: string | null }> {
+export function listPage(req: PageRequest, cache: ListingCache<FolderSnapshot>): Promise<{ items: FileEntry[]; nextCursor: string | null }> {
+  // The folder is read through its descriptor: a folder swapped for a link meanwhile is refused, not listed.
+  return withDir(req.folder, (dir) => readPage(req, at(dir), cache));
+}
+
+/** listPage with the folder open: `io` reaches its entries, req.folder stays the snapshot's key. */
+async function readPage(req: PageRequest, io: string, cache: ListingCache<FolderSnapshot>): Promise<{ items: FileEntry[]; nextCursor: string | null }> {
   const sign = req.order === 'asc' ? 1 : -1;
   const after = req.cursor === undefined ? null : decodeCursor(req.cursor, req.sort, req.order);
   const key: SnapshotKey = { shareId: req.shareId, root: req.root, folder: req.folder, sort: req.sort };
@@ -140,18 +147,18 @@ export async function listPage(req: PageRequest, cache: ListingCache<FolderSnaps
   if (cached) {
     chosen = pageOf(await cached.listing(), after, sign, req.limit);
     page = await statAll(
-      req.folder,
+      io,
       req.root,
       chosen.page.map((c) => c.name),
     );
   } else {
-    const names = await readNames(req.folder);
+    const names = await readNames(io);
     const isAfter = (c: Candidate) => after === null || sign * compare(c, after) > 0;
     let candidates: Candidate[];
     let statted: Statted[] | null = null;
     if (req.sort === 'name') candidates = names.map((name) => ({ name, key: null }));
     else {
-      statted = await statAll(req.folder, req.root, names);
+      statted = await statAll(io, req.root, names);
       candidates = statted.map((s) => ({ name: s.name, key: keyOf(s, req.sort) }));
     }
     if (after !== null && cache.keeps(req.folderStat, candidates.length)) {
@@ -175,7 +182,7 @@ export async function listPage(req: PageRequest, cache: ListingCache<FolderSnaps
     } else {
       chosen = selectPage(candidates, (x, y) => sign * compare(x, y), isAfter, req.limit);
       page = await statAll(
-        req.folder,
+        io,
         req.root,
         chosen.page.map((c) => c.name),
       );

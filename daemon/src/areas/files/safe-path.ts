@@ -1,8 +1,9 @@
 import type { BigIntStats } from 'node:fs';
-import { lstat, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { LinkTarget } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { lstat } from '../../host/nofollow-fs.ts';
 
 /** The share's recycle bin: never listed, never reachable through the file API. */
 export const trashFolderName = '.cellar-trash';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { link, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { link, open, rename, unlink } from '../../host/nofollow-fs.ts';
 import { uploadTempPrefix } from './safe-path.ts';
 
 export interface UploadTarget {

@@ -1,8 +1,9 @@
-import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
+import { copyInto } from '../files/operations/copy-entry.ts';
+import { ensureFolders } from '../files/operations/tree.ts';
 import { parseRelPath, resolveInShare } from '../files/safe-path.ts';
 import { mountpointOf, shareRootOf } from './dataset-layout.ts';
 import { entryState, versionName, type FileVersionsService, type VersionShare } from './file-versions.service.ts';
@@ -43,18 +44,17 @@ export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContex
     if (!state) throw new ProblemError('fs.version.not_found', { version });
     const source = (await resolveInShare(root, ctx.params.path)).full;
     // The parent may be gone since (a deleted entry): make it again inside the share.
-    let parent = await resolveInShare(share.hostPath, parentRel).catch(() => null);
-    if (!parent?.stat) {
-      await mkdir(path.join(share.hostPath, ...segments.slice(0, -1)), { recursive: true });
-      parent = await resolveInShare(share.hostPath, parentRel);
-    }
+    const parent = await ensureFolders(share.hostPath, segments.slice(0, -1));
     const targetName = overwrite ? name : versionName(name, snapshot.createdAt, state.type === 'folder');
-    const target = path.join(parent.target, targetName);
     const existing = await resolveInShare(share.hostPath, [parentRel, targetName].filter((s) => s !== '').join('/'));
     if (existing.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: targetName });
     if (existing.stat && overwrite && existing.stat.isDirectory() !== (state.type === 'folder'))
       throw new ProblemError(state.type === 'folder' ? 'fs.entry.not_folder' : 'fs.entry.is_folder');
-    await cp(source, target, { recursive: true, force: true, preserveTimestamps: true, verbatimSymlinks: true });
+    // The copy rules of the files area: written under a hidden name and put in place when complete, folders
+    // merged under overwrite, every path walked without following links, links kept only when they lead inside.
+    const targetRoot = (await resolveInShare(share.hostPath, '')).root;
+    const treeCtx = { signal: ctx.signal, addBytes: () => undefined, report: () => undefined, relOf: (abs: string) => path.relative(targetRoot, abs) };
+    await copyInto(source, parent, targetName, { ctx: treeCtx, onConflict: overwrite ? 'overwrite' : 'fail', targetRoot });
     return [parentRel, targetName].filter((s) => s !== '').join('/');
   });
   ctx.progress(1, 1, 'entries');

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import path from 'node:path';
 import type { FileVersion, FileVersionList, FileVersionRestoreRequest } from '../../../../shared/src/api/file-versions.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import type { Principal } from '../../core/principal.ts';
+import { lstat, open, readdir } from '../../host/nofollow-fs.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';
 import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
@@ -43,7 +43,12 @@ interface EntryState {
 async function signature(full: string, isFolder: boolean): Promise<string> {
   const hash = createHash('sha256');
   if (!isFolder) {
-    for await (const chunk of createReadStream(full)) hash.update(chunk as Buffer);
+    const handle = await open(full, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+    } finally {
+      await handle.close();
+    }
     return hash.digest('hex');
   }
   for (const name of (await readdir(full)).filter((n) => !isReservedName(n)).sort()) {

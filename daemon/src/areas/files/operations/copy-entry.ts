@@ -1,8 +1,8 @@
 import { constants, type Stats } from 'node:fs';
-import { link, lstat, mkdir, open, readlink, rename, rm, symlink, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
+import { link, lstat, lutimes, mkdir, open, readlink, removeTree, rename, symlink, unlink } from '../../../host/nofollow-fs.ts';
 import { errno, freeName, linkLeadsInside, lstatOrNull, tempPath, treeBytes, userChildren, type TreeContext } from './tree.ts';
 
 export interface CopyOptions {
@@ -77,7 +77,7 @@ export async function placeCopy(src: string, s: Stats, folder: string, name: str
     if (s.isDirectory()) await placeFolder(temp, dest, o.ctx.relOf(dest));
     else await placeFile(temp, dest, replace, o.ctx.relOf(dest));
   } catch (err) {
-    await rm(temp, { recursive: true, force: true });
+    await removeTree(temp);
     throw err;
   }
   return true;
@@ -102,12 +102,12 @@ async function copyFresh(src: string, s: Stats, dest: string, o: CopyOptions, li
   }
   // Made as a new folder is: the target's default ACL (or the umask) decides, not the source's mode,
   // which would narrow the ACL mask and take the target share's grants away from the copy.
-  await mkdir(dest, { mode: 0o777 });
+  await mkdir(dest, 0o777);
   for (const child of await userChildren(src)) {
     const from = path.join(src, child);
     await copyFresh(from, await lstat(from), path.join(dest, child), o, links);
   }
-  await utimes(dest, s.atime, s.mtime);
+  await lutimes(dest, s.atime, s.mtime);
 }
 
 async function copyLink(l: PendingLink, o: CopyOptions): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
-import { lstat, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
+import { lstat, removeTree, rename, rmdir } from '../../../host/nofollow-fs.ts';
 import { assertSameKind, placeCopy, placeFile, placeFolder, type CopyOptions } from './copy-entry.ts';
 import { errno, freeName, lstatOrNull, treeBytes, userChildren } from './tree.ts';
 
@@ -70,6 +70,6 @@ async function relocate(src: string, s: Stats, folder: string, name: string, o: 
 async function removeExcept(abs: string, keep: ReadonlySet<string>): Promise<void> {
   if (keep.has(abs)) return;
   const inside = [...keep].some((k) => k.startsWith(abs + path.sep));
-  if (!inside) return rm(abs, { recursive: true, force: true });
+  if (!inside) return removeTree(abs);
   for (const child of await userChildren(abs)) await removeExcept(path.join(abs, child), keep);
 }

@@ -1,9 +1,9 @@
-import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileOperationKind, FileOperationResult, OnConflict, SharePath } from '../../../../../shared/src/api/file-operations.ts';
 import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
+import { lstat, removeTree } from '../../../host/nofollow-fs.ts';
 import { assertExists, assertFollowable, isInside, resolveInShare, type ResolvedPath } from '../safe-path.ts';
 import { moveIntoBin, type BinDeps } from '../trash/trash-bin.ts';
 import { copyInto } from './copy-entry.ts';
@@ -49,7 +49,7 @@ export function assertNotIntoItself(source: ResolvedPath, targetFolder: string):
 export async function targetFolderOf(t: ResolvedPath): Promise<string> {
   assertExists(t);
   assertFollowable(t);
-  if (!(await stat(t.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder');
+  if (!(await lstat(t.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder');
   return t.target;
 }
 
@@ -90,7 +90,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
     for (const [i, { ref, r }] of sources.entries()) {
       job.signal.throwIfAborted();
       try {
-        if (p.permanent) await rm(r.full, { recursive: true });
+        if (p.permanent) await removeTree(r.full);
         else await moveIntoBin(deps.bin, { id: ref.shareId, root: r.root }, r, { userId: job.userId, username: p.username }, ctx);
       } finally {
         // A failed or cancelled delete may have removed part of a tree.

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
-import { isInside, isReservedName, uploadTempPrefix } from '../safe-path.ts';
+import { ProblemError } from '../../../core/problem-error.ts';
+import { lstat, mkdir, readdir } from '../../../host/nofollow-fs.ts';
+import { assertFollowable, isInside, isReservedName, resolveInShare, uploadTempPrefix } from '../safe-path.ts';
 
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
@@ -81,4 +83,23 @@ export async function linkLeadsInside(folder: string, text: string, root: string
       probe = parent;
     }
   }
+}
+
+/**
+ * Makes every missing folder of `segments` below the share root and answers the real last one.
+ * Existing parts must be folders (or links to folders) inside the share; a link out is refused.
+ */
+export async function ensureFolders(root: string, segments: string[]): Promise<string> {
+  for (let i = 1; i <= segments.length; i++) {
+    const r = await resolveInShare(root, segments.slice(0, i).join('/'));
+    if (!r.stat) {
+      await mkdir(r.full, 0o777).catch((err: unknown) => {
+        if (errno(err) !== 'EEXIST') throw err;
+      });
+      continue;
+    }
+    assertFollowable(r);
+    if (!(await lstat(r.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder', { path: r.rel });
+  }
+  return (await resolveInShare(root, segments.join('/'))).target;
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { constants, type BigIntStats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { ProblemError } from '../../../core/problem-error.ts';
+import { open } from '../../../host/nofollow-fs.ts';
 import { assertExists, assertFollowable, resolveInShare } from '../safe-path.ts';
 import { sniffBytes, sniffImage, type ImageFormat } from './image-sniff.ts';
 

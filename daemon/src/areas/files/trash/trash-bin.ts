@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, realpath, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { TrashItemType } from '../../../../../shared/src/api/trash.ts';
 import { isoAt, type Clock } from '../../../core/clock.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
+import { chmod, lstat, mkdir, readdir, removeTree, rename, rmdir } from '../../../host/nofollow-fs.ts';
 import { typeOf } from '../file-entry.ts';
 import { errno, lstatOrNull, treeBytes, type TreeContext } from '../operations/tree.ts';
 import { trashFolderName } from '../safe-path.ts';
@@ -39,7 +40,7 @@ export function storedPath(shareRoot: string, row: Pick<TrashRow, 'storedName'>)
  * planted at the name is refused, never followed or used.
  */
 async function privateFolder(folder: string): Promise<void> {
-  await mkdir(folder, { mode: 0o700 }).catch((err: unknown) => {
+  await mkdir(folder, 0o700).catch((err: unknown) => {
     if (errno(err) !== 'EEXIST') throw err;
   });
   const s = await lstat(folder);
@@ -49,7 +50,7 @@ async function privateFolder(folder: string): Promise<void> {
 
 /** Deleting must stay a rename: a bin on another file system than its share is refused, never filled by copying. */
 export async function assertSameDevice(shareRoot: string, bin: string): Promise<void> {
-  const [share, own] = await Promise.all([stat(shareRoot), lstat(bin)]);
+  const [share, own] = await Promise.all([lstat(shareRoot), lstat(bin)]);
   if (share.dev !== own.dev) throw new ProblemError('fs.trash.unavailable', { reason: 'otherDevice' });
 }
 
@@ -126,6 +127,6 @@ export async function moveIntoBin(
 
 /** Deletes an item for good: its entry in the bin (links inside are removed, never followed) and its row. */
 export async function destroyItem(shareRoot: string, row: TrashRow): Promise<void> {
-  await rm(storedPath(shareRoot, row), { recursive: true, force: true });
+  await removeTree(storedPath(shareRoot, row));
   await row.destroy();
 }

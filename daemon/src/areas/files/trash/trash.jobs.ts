@@ -1,4 +1,3 @@
-import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Op } from 'sequelize';
 import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
@@ -6,8 +5,8 @@ import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { moveInto } from '../operations/move-entry.ts';
-import { errno, lstatOrNull, type TreeContext } from '../operations/tree.ts';
-import { assertFollowable, resolveInShare } from '../safe-path.ts';
+import { ensureFolders, lstatOrNull, type TreeContext } from '../operations/tree.ts';
+import { resolveInShare } from '../safe-path.ts';
 import { destroyItem, readyShareBin, storedPath } from './trash-bin.ts';
 import type { TrashRow } from './trash.model.ts';
 
@@ -36,25 +35,6 @@ export interface TrashJobDeps {
   folderChanged(folder: string): void;
   /** A restored entry keeps the ACL it had when deleted; the grants may have changed since. */
   arrived(shareId: number, fullPaths: string[]): void;
-}
-
-/**
- * Makes every missing folder of `segments` below the share root and answers the real last one.
- * Existing parts must be folders (or links to folders) inside the share; a link out is refused.
- */
-async function ensureFolders(root: string, segments: string[]): Promise<string> {
-  for (let i = 1; i <= segments.length; i++) {
-    const r = await resolveInShare(root, segments.slice(0, i).join('/'));
-    if (!r.stat) {
-      await mkdir(r.full, { mode: 0o777 }).catch((err: unknown) => {
-        if (errno(err) !== 'EEXIST') throw err;
-      });
-      continue;
-    }
-    assertFollowable(r);
-    if (!(await stat(r.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder', { path: r.rel });
-  }
-  return (await resolveInShare(root, segments.join('/'))).target;
 }
 
 async function restoreItem(root: string, row: TrashRow, onConflict: OnConflict, ctx: TreeContext): Promise<string | null> {
