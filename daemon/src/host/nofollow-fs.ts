@@ -12,7 +12,8 @@ import { ProblemError } from '../core/problem-error.ts';
  * Here every call walks its path from `/` one component at a time, each opened with
  * O_DIRECTORY | O_NOFOLLOW through `/proc/self/fd/<folder fd>/<name>`, and does the final
  * operation relative to the folder's descriptor. A link anywhere on the way is refused
- * (fs.path.outside_share), never followed; the last component is never followed either
+ * (fs.path.outside_share), never followed, and a folder on the way that is gone or no folder any
+ * more answers fs.entry.not_found; the last component is never followed either
  * (lstat, lutimes, open with O_NOFOLLOW, rename and unlink of the link itself).
  *
  * Callers pass real paths (their checks resolved them), so a path that holds a link is a
@@ -56,7 +57,10 @@ export async function openDir(abs: string): Promise<FileHandle> {
   let dir = await fsp.open('/', dirFlags);
   try {
     for (const segment of segmentsOf(abs)) {
-      const next = await openDirAt(dir, segment);
+      const next = await openDirAt(dir, segment).catch((err: unknown) => {
+        // A folder on the way that vanished or became something else since the caller's check: the entry is not there any more.
+        throw errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR' ? new ProblemError('fs.entry.not_found') : err;
+      });
       await dir.close();
       dir = next;
     }
@@ -175,7 +179,11 @@ async function removeAt(dir: FileHandle, name: string): Promise<void> {
     });
     return;
   }
-  const child = await openDirAt(dir, name);
+  const child = await openDirAt(dir, name).catch((err: unknown) => {
+    if (errno(err) === 'ENOENT') return null;
+    throw err;
+  });
+  if (!child) return;
   try {
     for (const entry of await fsp.readdir(at(child))) await removeAt(child, entry);
   } finally {
@@ -191,7 +199,7 @@ export async function removeTree(abs: string): Promise<void> {
   try {
     await inParent(abs, removeAt);
   } catch (err) {
-    if (errno(err) === 'ENOENT') return;
+    if (errno(err) === 'ENOENT' || (err instanceof ProblemError && err.code === 'fs.entry.not_found')) return;
     throw err;
   }
 }

@@ -1,12 +1,12 @@
 import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileEntry, FolderPage, ListQuery } from '../../../../shared/src/api/files.ts';
 import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
-import { link, lstat, mkdir, open, rename, unlink } from '../../host/nofollow-fs.ts';
+import { at, inParent, mkdir, open } from '../../host/nofollow-fs.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { entryOf, targetStat } from './file-entry.ts';
@@ -96,23 +96,24 @@ export class FilesService {
     const r = await this.resolve(principal, shareId, rel, 'readWrite');
     if (r.rel === '') throw new ProblemError('fs.path.invalid', { reason: 'shareRoot' });
     const own = assertExists(r);
-    const to = path.join(r.parent, newName);
     const exists = () => new ProblemError('fs.entry.exists', { name: newName });
-    const checkedRename = async () => {
-      if (
-        await lstat(to).then(
-          () => true,
-          () => false,
+    // Every step relative to one descriptor of the folder: a swap of the folder meanwhile cannot split them.
+    await inParent(r.full, async (dir, name) => {
+      const [from, to] = [at(dir, name), at(dir, newName)];
+      const checkedRename = async () => {
+        if (
+          await fsp.lstat(to).then(
+            () => true,
+            () => false,
+          )
         )
-      )
-        throw exists();
-      await rename(r.full, to).catch((err: unknown) => {
-        throw ['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes(errno(err) ?? '') ? exists() : err;
-      });
-    };
-    if (own.isDirectory()) await checkedRename();
-    else {
-      const linked = await link(r.full, to).then(
+          throw exists();
+        await fsp.rename(from, to).catch((err: unknown) => {
+          throw ['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes(errno(err) ?? '') ? exists() : err;
+        });
+      };
+      if (own.isDirectory()) return checkedRename();
+      const linked = await fsp.link(from, to).then(
         () => true,
         (err: unknown) => {
           if (errno(err) === 'EEXIST') throw exists();
@@ -121,9 +122,9 @@ export class FilesService {
           throw err;
         },
       );
-      if (linked) await unlink(r.full);
+      if (linked) await fsp.unlink(from);
       else await checkedRename();
-    }
+    });
     this.deps.listings.invalidate(r.parent);
     const parentRel = r.rel.split('/').slice(0, -1).join('/');
     const newRel = parentRel === '' ? newName : `${parentRel}/${newName}`;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { link, open, rename, unlink } from '../../host/nofollow-fs.ts';
+import { at, inParent } from '../../host/nofollow-fs.ts';
 import { uploadTempPrefix } from './safe-path.ts';
 
 export interface UploadTarget {
@@ -22,12 +23,12 @@ export interface UploadTarget {
 const writeChunkBytes = 1024 * 1024;
 
 /** The new name itself is durable only once its folder's entry is on disk too. */
-async function syncFolder(folder: string): Promise<void> {
-  const dir = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+async function syncFolder(dir: FileHandle): Promise<void> {
+  const handle = await open(at(dir), constants.O_RDONLY | constants.O_DIRECTORY);
   try {
-    await dir.sync();
+    await handle.sync();
   } finally {
-    await dir.close();
+    await handle.close();
   }
 }
 
@@ -56,7 +57,13 @@ function byteCounter(limit: number): Transform & { bytes: number } {
  */
 export async function receiveUpload(t: UploadTarget): Promise<void> {
   if (t.declaredLength !== null && t.declaredLength > maxUploadBytes) throw new ProblemError('request.body.too_large', { limit: maxUploadBytes });
-  const temp = path.join(t.folder, `${uploadTempPrefix}${randomBytes(12).toString('hex')}`);
+  // The folder is held by its descriptor for the whole upload: every step below happens in that very folder,
+  // even when a share user swaps its name for a link meanwhile.
+  await inParent(path.join(t.folder, t.name), (dir, name) => receiveInto(dir, name, t));
+}
+
+async function receiveInto(dir: FileHandle, name: string, t: UploadTarget): Promise<void> {
+  const temp = at(dir, `${uploadTempPrefix}${randomBytes(12).toString('hex')}`);
   const counter = byteCounter(maxUploadBytes);
   // O_EXCL and O_NOFOLLOW: the temporary name is ours alone and never a planted link.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -69,7 +76,7 @@ export async function receiveUpload(t: UploadTarget): Promise<void> {
     // The bytes reach the disk before the file gets its name: a power cut after the answer
     // must not leave an empty or torn file under a name the client was told is complete.
     await handle.sync();
-    const target = path.join(t.folder, t.name);
+    const target = at(dir, name);
     if (t.overwrite) {
       await rename(temp, target).catch((err: unknown) => {
         throw errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' ? new ProblemError('fs.entry.is_folder') : err;
@@ -80,7 +87,7 @@ export async function receiveUpload(t: UploadTarget): Promise<void> {
       });
       await unlink(temp);
     }
-    await syncFolder(t.folder);
+    await syncFolder(dir);
   } catch (err) {
     await unlink(temp).catch(() => undefined);
     if (err instanceof ProblemError) throw err;

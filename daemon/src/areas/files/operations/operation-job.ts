@@ -49,7 +49,11 @@ export function assertNotIntoItself(source: ResolvedPath, targetFolder: string):
 export async function targetFolderOf(t: ResolvedPath): Promise<string> {
   assertExists(t);
   assertFollowable(t);
-  if (!(await lstat(t.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder');
+  const s = await lstat(t.target).catch((err: unknown) => {
+    // Gone since it was resolved (or its folder swapped away): not there any more.
+    throw (err as NodeJS.ErrnoException).code === 'ENOENT' ? new ProblemError('fs.entry.not_found') : err;
+  });
+  if (!s.isDirectory()) throw new ProblemError('fs.entry.not_folder');
   return t.target;
 }
 
