@@ -151,8 +151,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     settings: initSystemSettingModel(db),
     logger,
   });
+  // Plain HTTP until the box's TLS exists: the cookies cannot ask for HTTPS yet.
+  const secureCookies = false;
   const identity = await createIdentity({
     db,
+    secureCookies,
     defaultLanguage: async () => (await system.region()).language,
     logger,
     userRows,
@@ -296,7 +299,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     sessionStore,
     sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    secureCookies: false,
+    secureCookies,
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {
       registerArea(router, api.auth, authHandlers(auth), routeDeps);

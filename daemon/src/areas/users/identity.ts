@@ -8,6 +8,7 @@ import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { AuthService } from '../auth/auth.service.ts';
 import type { SqliteSessionStore } from '../auth/session-store.ts';
+import { DeviceCookies } from '../auth/device-cookie.ts';
 import { LoginThrottle, type ThrottlePolicy } from '../auth/throttle.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
 import { initAuthModels } from '../auth/totp.model.ts';
@@ -37,6 +38,8 @@ export interface IdentityOptions {
   /** development: create `admin` on the first start with this password (null: a random one). */
   initialAdmin: { password: string | null } | null;
   throttle?: ThrottlePolicy;
+  /** Cookies only over HTTPS (the device cookie of sign-in, like the session's). */
+  secureCookies: boolean;
   /** Apps of the permission catalog; the core app registry until installed apps exist. */
   apps?: () => readonly CatalogApp[];
   /** Called after users, groups or rights change (file services re-apply Samba, SFTP and ACLs). */
@@ -90,7 +93,8 @@ export async function createIdentity(o: IdentityOptions) {
   const auth = new AuthService({
     users,
     totp,
-    throttle: new LoginThrottle(authModels.throttle, o.throttle),
+    throttle: new LoginThrottle(o.db, o.throttle),
+    devices: DeviceCookies.fromKeyFile(path.join(o.dataDir, 'device-cookie-key'), o.secureCookies),
     logger: o.logger,
     passwordChanged: (user) => forgetInitialAdminPassword(o.dataDir, user.username),
   });
