@@ -28,8 +28,9 @@ describe('desktop: one layout per device', () => {
   });
   after(() => box.close());
 
-  it('needs X-Device-Id to save', async () => {
-    expect(await problem(await save(admin, null, { icons: [] }))).to.include({ status: 400, code: 'desktop.device.invalid' });
+  it('saves the default device’s layout without X-Device-Id, and refuses a malformed one', async () => {
+    expect((await save(admin, null, { icons: [{ id: 1, x: 0, y: 0 }] }, '"0"')).status).to.equal(204);
+    expect((await stateOf(admin, 'default-device')).layoutVersion).to.equal(1);
     expect(await problem(await save(admin, 'bad/device', { icons: [] }))).to.include({ status: 400, code: 'desktop.device.invalid' });
   });
 
@@ -93,7 +94,7 @@ describe('desktop: one layout per device', () => {
   it("lists the caller's devices, most recently saved first", async () => {
     await save(admin, phone, { on: 'phone', again: true }, undefined, 'Phone browser');
     const devices = await admin.api.desktop.devices();
-    expect(devices.map((d) => d.deviceId)).to.deep.equal([phone, laptop]);
+    expect(devices.map((d) => d.deviceId)).to.deep.equal([phone, laptop, 'default-device']);
     expect(devices[0]).to.deep.include({ layout: { on: 'phone', again: true }, version: 2, userAgent: 'Phone browser' });
     expect((await alice.api.desktop.devices()).map((d) => d.deviceId)).to.deep.equal([laptop]);
   });

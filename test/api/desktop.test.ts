@@ -36,8 +36,9 @@ describe('desktop: state, appearance, items and window preferences', () => {
     }
   });
 
-  it('names the device by X-Device-Id and refuses a missing or malformed one', async () => {
-    await expectProblem(admin.api.desktop.get(), 'desktop.device.invalid', 400);
+  it('names the device by X-Device-Id, answers the default device without one, and refuses a malformed one', async () => {
+    // A client that follows the document without the optional header (curl, a script) works.
+    expect((await admin.api.desktop.get()).deviceId).to.equal('default-device');
     for (const bad of ['short', 'has space in it', 'x'.repeat(65), 'semi;colon-id']) {
       await expectProblem(admin.api.desktop.get({ headers: device(bad) }), 'desktop.device.invalid', 400);
     }

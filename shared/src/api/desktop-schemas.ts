@@ -9,6 +9,8 @@ import { id, isoTime } from './common.ts';
  */
 export const deviceIdHeader = 'X-Device-Id';
 export const deviceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
+/** The device of a client that sends no X-Device-Id (curl, a script): one layout they all share. */
+export const defaultDeviceId = 'default-device';
 
 export const wallpapers = ['aurora', 'dunes', 'forest', 'lake', 'slate'] as const;
 /** One of the built-in wallpapers. */

@@ -20,7 +20,7 @@ export * from './desktop-schemas.ts';
 export * from './desktop-wallpaper.ts';
 
 const deviceNote =
-  'This device is named by the `X-Device-Id` request header: an id of 8 to 64 letters, digits, `-` or `_` that the web makes once (a random UUID) and keeps in localStorage. Without it, or with a malformed one, the answer is 400 `desktop.device.invalid`.';
+  'This device is named by the `X-Device-Id` request header: an id of 8 to 64 letters, digits, `-` or `_` that the web makes once (a random UUID) and keeps in localStorage. Without it the device is `default-device`, one layout shared by every client that sends none (curl, scripts); a malformed one answers 400 `desktop.device.invalid`.';
 const ifMatchNote =
   'If-Match is optional and holds one version as a quoted number (`"3"`, as the ETag gives it). A different version answers 412 with the current one in `params.version`; without If-Match the change is unconditional. Any other If-Match (unquoted `3`, `*`, a list, weak `W/"3"`, garbage) answers 400 `desktop.if_match.invalid`.';
 

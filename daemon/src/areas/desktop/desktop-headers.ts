@@ -1,4 +1,4 @@
-import { deviceIdPattern } from '../../../../shared/src/api/desktop.ts';
+import { defaultDeviceId, deviceIdPattern } from '../../../../shared/src/api/desktop.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 
 /** One strong entity tag holding a version number, `"3"`: the only If-Match form the desktop takes. */
@@ -24,12 +24,10 @@ export function etagOf(version: number): string {
   return `"${version}"`;
 }
 
-/** The caller's device from X-Device-Id (made by the web once and kept in localStorage). */
+/** The caller's device from X-Device-Id (made by the web once and kept in localStorage); clients without one share the default device. */
 export function parseDeviceId(value: string | undefined): string {
-  if (value === undefined || !deviceIdPattern.test(value)) {
-    throw new ProblemError('desktop.device.invalid', undefined, {
-      detail: value === undefined ? "Send X-Device-Id with this device's id" : 'X-Device-Id must be 8 to 64 letters, digits, - or _',
-    });
-  }
+  if (value === undefined) return defaultDeviceId;
+  if (!deviceIdPattern.test(value))
+    throw new ProblemError('desktop.device.invalid', undefined, { detail: 'X-Device-Id must be 8 to 64 letters, digits, - or _' });
   return value;
 }
