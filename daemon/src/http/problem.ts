@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { errorCatalog, problemType, type ProblemDetails } from '../../../shared/src/errors/index.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
+import { KeyedLimiter } from '../core/keyed-limiter.ts';
 import type { Logger } from '../core/logger.ts';
 import { ProblemError } from '../core/problem-error.ts';
 
@@ -40,15 +42,34 @@ export function sendProblem(res: Response, err: ProblemError): void {
     .send(JSON.stringify(problemBody(err, requestId)));
 }
 
-/** The last middleware: every failure leaves as problem details, the unexpected ones logged with their stack. */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+/** Refused requests logged per client address: a burst of 30, then one every 2 s; the rest are counted and named with the next line. */
+const refusalBurst = 30;
+const refusalsPerSecond = 0.5;
+
+/**
+ * The last middleware: every failure leaves as problem details, the unexpected ones logged with
+ * their stack. Refusals (4xx) are logged at info with method, path (without its query, which may
+ * hold a search or a token), code and, through the request context, the user and request id, so
+ * the id a person reads in an error message finds its entry; never a body.
+ */
+export function problemHandler(logger: Logger, clock: Clock = systemClock): ErrorRequestHandler {
+  const limiter = new KeyedLimiter(refusalBurst, refusalsPerSecond, clock);
+  const unlogged = new Map<string, number>();
+  const logRefusal = (address: string, fields: Record<string, unknown>) => {
+    if (limiter.take(address, 1) === 0) {
+      // Bounded like the limiter's map: past that, a flood from many addresses is simply not counted.
+      if (unlogged.has(address) || unlogged.size < 1024) unlogged.set(address, (unlogged.get(address) ?? 0) + 1);
+      return;
+    }
+    const skipped = unlogged.get(address);
+    unlogged.delete(address);
+    logger.info('request refused', { component: 'http', ...fields, ...(skipped ? { address, notLoggedBefore: skipped } : {}) });
+  };
   return (err: unknown, req, res, _next) => {
     const problem = toProblemError(err);
-    if (problem.status >= 500) {
-      logger.error('request failed', { component: 'http', method: req.method, path: req.path, code: problem.code, error: describe(problem.cause ?? err) });
-    } else {
-      logger.debug('request refused', { component: 'http', method: req.method, path: req.path, code: problem.code });
-    }
+    const fields = { method: req.method, path: req.path, status: problem.status, code: problem.code };
+    if (problem.status >= 500) logger.error('request failed', { component: 'http', ...fields, error: describe(problem.cause ?? err) });
+    else logRefusal(req.ip ?? req.socket.remoteAddress ?? 'unknown', fields);
     if (res.headersSent) {
       res.destroy();
       return;

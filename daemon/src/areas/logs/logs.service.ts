@@ -17,7 +17,7 @@ import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
-import { AppLogLimiter } from './app-log-limiter.ts';
+import { KeyedLimiter } from '../../core/keyed-limiter.ts';
 import { ArchiveReader, archiveDays } from './log-archive.ts';
 import { decodeCursor, encodeCursor, type LogCursor } from './log-cursor.ts';
 import { streamExport } from './log-export.ts';
@@ -49,11 +49,12 @@ const tailSnapshotSize = 100;
 export class LogsService {
   private settings: LogSettings = defaultSettings;
   private readonly archiveReader = new ArchiveReader();
-  private readonly limiter: AppLogLimiter;
+  private readonly limiter: KeyedLimiter;
   private publisher: TopicPublisher | null = null;
 
   constructor(private readonly deps: LogsDeps) {
-    this.limiter = new AppLogLimiter(deps.clock);
+    // Per app: a burst of 200 entries, then 20 a second (spec section 8).
+    this.limiter = new KeyedLimiter(logLimits.appBurst, logLimits.appPerSecond, deps.clock);
     deps.store.onWritten((entries) => this.publisher?.publish(topicName.logTail, 'entries', entries));
   }
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/clock.ts';
+import type { Clock } from './clock.ts';
 
 /** Allows bursts of `capacity`, then `perSecond` on average; what does not fit is refused, not queued. */
 export class TokenBucket {
