@@ -67,7 +67,18 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
     const base = 29000 + Math.floor(Math.random() * 900);
     await db.query("UPDATE account_ids SET last = ? WHERE kind = 'uid'", { replacements: [base] });
     await db.query("UPDATE account_ids SET last = ? WHERE kind = 'gid'", { replacements: [base + 10000] });
-    identity = await createIdentity({ db, logger, userRows, sessionStore, topics, dataDir: dir, applyAccounts: true, smbConf, initialAdmin: null, secureCookies: false });
+    identity = await createIdentity({
+      db,
+      logger,
+      userRows,
+      sessionStore,
+      topics,
+      dataDir: dir,
+      applyAccounts: true,
+      smbConf,
+      initialAdmin: null,
+      secureCookies: false,
+    });
     await identity.start();
   });
 

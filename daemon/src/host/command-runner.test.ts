@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createLogger } from '../core/logger.ts';
+import { ProblemError } from '../core/problem-error.ts';
 import { CommandError, CommandRunner } from './command-runner.ts';
 
 describe('CommandRunner', () => {
@@ -29,8 +30,12 @@ describe('CommandRunner', () => {
     expect((err as CommandError).result).to.include({ exitCode: 3, stderr: 'oops\n' });
     const allowed = await runner.run(['sh', '-c', 'exit 2'], { allowFailure: true });
     expect(allowed.exitCode).to.equal(2);
-    const missing = await runner.run(['no-such-command-here']).catch((e: unknown) => e);
-    expect((missing as CommandError).result.exitCode).to.equal(127);
+    // A program the machine lacks is a state with what to install, even when failures are allowed.
+    for (const options of [{}, { allowFailure: true }]) {
+      const missing = await runner.run(['zpool', 'list'], { ...options, env: { PATH: '/nonexistent' } }).catch((e: unknown) => e);
+      expect(missing).to.be.instanceOf(ProblemError);
+      expect(missing).to.deep.include({ code: 'host.tool.missing', status: 503, params: { tool: 'zpool', feature: 'ZFS', package: 'zfsutils-linux' } });
+    }
   });
 
   it('stops waiting for a command that is cancelled', async () => {

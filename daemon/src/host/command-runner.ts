@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import type { Logger } from '../core/logger.ts';
+import { ProblemError } from '../core/problem-error.ts';
+import { toolInfo } from './host-tools.ts';
 
 export interface CommandResult {
   stdout: string;
@@ -81,7 +83,8 @@ export class CommandRunner {
           settle(() => {
             const errno = (error as NodeJS.ErrnoException | null)?.code;
             if (errno === 'ENOENT') {
-              reject(new CommandError(argv, { stdout: '', stderr: `${file}: command not found`, exitCode: 127 }));
+              // A program the machine lacks is a state with what to install, not a failure of the box.
+              reject(new ProblemError('host.tool.missing', toolInfo(file), { detail: `${file} is not installed on this machine` }));
               return;
             }
             const code = error ? (typeof errno === 'number' ? errno : (child.exitCode ?? -1)) : 0;

@@ -68,7 +68,9 @@ export function problemHandler(logger: Logger, clock: Clock = systemClock): Erro
   return (err: unknown, req, res, _next) => {
     const problem = toProblemError(err);
     const fields = { method: req.method, path: req.path, status: problem.status, code: problem.code };
-    if (problem.status >= 500) logger.error('request failed', { component: 'http', ...fields, error: describe(problem.cause ?? err) });
+    if (problem.code === 'server.internal.error') logger.error('request failed', { component: 'http', ...fields, error: describe(problem.cause ?? err) });
+    // A known state of the box (a program not installed): said once per request, without a stack.
+    else if (problem.status >= 500) logger.warn('request not served', { component: 'http', ...fields, params: problem.params });
     else logRefusal(req.ip ?? req.socket.remoteAddress ?? 'unknown', fields);
     if (res.headersSent) {
       res.destroy();

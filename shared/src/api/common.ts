@@ -43,5 +43,8 @@ export function pageOf<T>(item: Joi.Schema<T>, name: string) {
 
 export const idParams = Joi.object<{ id: number }, true>({ id: id().required() });
 
+/** What an operation that runs a program of the machine answers when it is not installed (ZFS on a laptop). */
+export const hostToolErrors = ['host.tool.missing'] as const;
+
 /** What any operation on a path inside a share can answer before it looks at the entry. */
 export const pathErrors = ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share'] as const;

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { id, isoTime, pathErrors } from './common.ts';
+import { hostToolErrors, id, isoTime, pathErrors } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
@@ -66,7 +66,7 @@ export const fileVersionsRoutes = {
     query: pathQuery,
     status: 200,
     response: fileVersionList,
-    errors: [...pathErrors],
+    errors: [...pathErrors, ...hostToolErrors],
   }),
   restore: defineRoute({
     id: 'files.restoreVersion',
@@ -79,6 +79,6 @@ export const fileVersionsRoutes = {
     body: fileVersionRestoreRequest,
     status: 202,
     response: jobSchema,
-    errors: [...pathErrors, 'fs.share.read_only', 'fs.version.not_found'],
+    errors: [...pathErrors, 'fs.share.read_only', 'fs.version.not_found', ...hostToolErrors],
   }),
 };

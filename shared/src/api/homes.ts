@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { id } from './common.ts';
+import { hostToolErrors, id } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
@@ -111,7 +111,7 @@ export const homesRoutes = {
     summary: "Home pool, every pool and whether it can take homes, default quota, every home (deleted users' included)",
     status: 200,
     response: homeOverview,
-    errors: [],
+    errors: [...hostToolErrors],
   }),
   delete: defineRoute({
     id: 'homes.delete',
@@ -122,7 +122,7 @@ export const homesRoutes = {
     params: shareIdParams,
     query: confirmQuery,
     status: 204,
-    errors: ['homes.home.not_found', 'homes.home.in_use', 'homes.confirm.mismatch', 'storage.command.failed'],
+    errors: ['homes.home.not_found', 'homes.home.in_use', 'homes.confirm.mismatch', 'storage.command.failed', ...hostToolErrors],
   }),
   release: defineRoute({
     id: 'homes.release',
@@ -134,7 +134,7 @@ export const homesRoutes = {
     body: homeReleaseRequest,
     status: 202,
     response: jobSchema,
-    errors: ['homes.home.not_found', 'homes.home.in_use', 'fs.share.not_found'],
+    errors: ['homes.home.not_found', 'homes.home.in_use', 'fs.share.not_found', ...hostToolErrors],
   }),
   move: defineRoute({
     id: 'homes.move',
@@ -145,7 +145,7 @@ export const homesRoutes = {
     body: homeMoveRequest,
     status: 202,
     response: jobSchema,
-    errors: ['storage.pool.not_found', 'homes.pool.unusable', 'homes.pool.same'],
+    errors: ['storage.pool.not_found', 'homes.pool.unusable', 'homes.pool.same', ...hostToolErrors],
   }),
   settings: defineRoute({
     id: 'homes.settings',
@@ -156,7 +156,7 @@ export const homesRoutes = {
     body: homeSettingsRequest,
     status: 200,
     response: homeOverview,
-    errors: ['storage.pool.not_found', 'homes.pool.unusable', 'homes.pool.has_homes', 'storage.command.failed'],
+    errors: ['storage.pool.not_found', 'homes.pool.unusable', 'homes.pool.has_homes', 'storage.command.failed', ...hostToolErrors],
   }),
   setQuota: defineRoute({
     id: 'homes.setQuota',
@@ -168,6 +168,6 @@ export const homesRoutes = {
     body: homeQuotaRequest,
     status: 200,
     response: homeOverview,
-    errors: ['homes.home.not_found', 'storage.command.failed'],
+    errors: ['homes.home.not_found', 'storage.command.failed', ...hostToolErrors],
   }),
 };

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
+import { hostToolErrors } from './common.ts';
 import { importScan, poolList, storageDiskList } from './storage-schemas.ts';
 import { sharePlanRequest, storagePlanPreview, storagePlanRequest } from './storage-plan-schemas.ts';
 import {
@@ -26,7 +27,7 @@ const poolParams = Joi.object<{ pool: string }, true>({
 });
 const planParams = Joi.object<{ planId: string }, true>({ planId: Joi.string().uuid().required() });
 const alertParams = Joi.object<{ key: string }, true>({ key: Joi.string().min(1).max(300).required() });
-const zfs = ['storage.zfs.unavailable'] as const;
+const zfs = hostToolErrors;
 
 export const storageRoutes = {
   alerts: defineRoute({

@@ -3,6 +3,7 @@ import { authErrors } from './auth.ts';
 import { fileOperationErrors } from './file-operations.ts';
 import { fileVersionErrors } from './file-versions.ts';
 import { homesErrors } from './homes.ts';
+import { hostErrors } from './host.ts';
 import { filesErrors } from './files.ts';
 import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
@@ -20,6 +21,7 @@ export type { ErrorSpec } from './catalog-entry.ts';
 export const errorCatalog = {
   ...requestErrors,
   ...storageErrors,
+  ...hostErrors,
   ...authErrors,
   ...filesErrors,
   ...fileOperationErrors,

@@ -2,7 +2,6 @@ import { defineErrors } from './catalog-entry.ts';
 
 /** Codes of disks, pools, plans, snapshots, schedules and alerts (`storage.*`). */
 export const storageErrors = defineErrors({
-  'storage.zfs.unavailable': { status: 503, title: 'The ZFS tools do not answer on this machine' },
   'storage.capability.unsupported': { status: 409, title: 'The running ZFS cannot do this', params: ['feature'] },
   'storage.pool.not_found': { status: 404, title: 'There is no such pool', params: ['pool'] },
   'storage.pool.exists': { status: 409, title: 'A pool with this name already exists', params: ['pool'] },

@@ -25,7 +25,7 @@ const unknownOption = /invalid option|unrecognized option|usage:/i;
 export async function probeCapabilities(runner: CommandRunner): Promise<ZfsCapabilities> {
   const probe = async (argv: string[]) => {
     const r = await runner.read(argv, { allowFailure: true, timeoutMs: 15_000 });
-    return !unknownOption.test(r.stderr) && r.exitCode !== 127;
+    return !unknownOption.test(r.stderr);
   };
   const version = await runner.read(['zfs', 'version'], { allowFailure: true, timeoutMs: 15_000 });
   const openzfs = version.exitCode === 0 && /zfs-\d/.test(version.stdout);

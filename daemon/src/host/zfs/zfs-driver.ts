@@ -34,7 +34,11 @@ export class ZfsDriver {
   constructor(private readonly runner: CommandRunner) {}
 
   capabilities(): Promise<ZfsCapabilities> {
-    this.caps ??= probeCapabilities(this.runner);
+    // A failed probe (ZFS not installed yet) is not kept: the next call probes again.
+    this.caps ??= probeCapabilities(this.runner).catch((err: unknown) => {
+      this.caps = null;
+      throw err;
+    });
     return this.caps;
   }
 
@@ -43,7 +47,7 @@ export class ZfsDriver {
     const argv = ['zpool', 'list', '-H', ...(caps.parsableLists ? ['-p'] : []), '-o', poolListColumns.join(',')];
     const r = await this.runner.read(argv, { allowFailure: true });
     // "no pools available" is not a failure.
-    if (r.exitCode !== 0 && r.exitCode !== 127) return [];
+    if (r.exitCode !== 0) return [];
     return parseZpoolList(r.stdout);
   }
 

@@ -1,0 +1,23 @@
+/** What each program the daemon runs is for, and the Debian package that installs it: the words of a host.tool.missing answer. */
+const tools: Record<string, { feature: string; package: string }> = {
+  zpool: { feature: 'ZFS', package: 'zfsutils-linux' },
+  zfs: { feature: 'ZFS', package: 'zfsutils-linux' },
+  smartctl: { feature: 'SMART', package: 'smartmontools' },
+  lsblk: { feature: 'disk listing', package: 'util-linux' },
+  wipefs: { feature: 'disk listing', package: 'util-linux' },
+  smbd: { feature: 'Samba', package: 'samba' },
+  smbpasswd: { feature: 'Samba', package: 'samba-common-bin' },
+  smbcontrol: { feature: 'Samba', package: 'samba-common-bin' },
+  testparm: { feature: 'Samba', package: 'samba-common-bin' },
+  sshd: { feature: 'SFTP', package: 'openssh-server' },
+  journalctl: { feature: 'the system journal', package: 'systemd' },
+  setfacl: { feature: 'access control lists', package: 'acl' },
+  getfacl: { feature: 'access control lists', package: 'acl' },
+  nginx: { feature: 'the reverse proxy', package: 'nginx' },
+};
+
+/** The feature and package of a program; a program not listed names itself. */
+export function toolInfo(file: string): { tool: string; feature: string; package: string } {
+  const tool = file.split('/').pop() ?? file;
+  return { tool, ...(tools[tool] ?? { feature: tool, package: tool }) };
+}
