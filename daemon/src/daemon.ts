@@ -151,8 +151,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     settings: initSystemSettingModel(db),
     logger,
   });
+  const clock = options.clock ?? systemClock;
   const identity = await createIdentity({
     db,
+    clock,
     defaultLanguage: async () => (await system.region()).language,
     logger,
     userRows,
@@ -174,7 +176,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const clock = options.clock ?? systemClock;
   const scheduler = new Scheduler({ clock, logger });
   const jobs = new JobEngine({
     db,

@@ -4,9 +4,9 @@ import type { AuthService } from './auth.service.ts';
 
 export function authHandlers(auth: AuthService): AreaHandlers<typeof authRoutes> {
   return {
-    login: ({ req, body }) => auth.login(req, body),
-    loginTotp: ({ req, body }) => auth.loginTotp(req, body.code),
-    recover: ({ req, body }) => auth.recover(req, body),
+    login: ({ req, res, body }) => auth.login(req, res, body),
+    loginTotp: ({ req, res, body }) => auth.loginTotp(req, res, body.code),
+    recover: ({ req, res, body }) => auth.recover(req, res, body),
     logout: ({ req }) => auth.logout(req),
     session: ({ req, user }) => auth.session(req, user),
     totpEnroll: ({ user }) => auth.totpEnroll(user),

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type {
   LoginRequest,
   LoginResponse,
@@ -17,13 +17,15 @@ import { csrfTokenOf } from '../../http/csrf.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../users/passwords.ts';
 import type { UserRow } from '../users/user.model.ts';
 import type { UsersService } from '../users/users.service.ts';
-import type { LoginThrottle } from './throttle.ts';
+import { deviceCookieIn, deviceCookieMaxAgeMs, deviceCookieName, deviceCookiePath, type DeviceCookies } from './device-cookie.ts';
+import type { LoginThrottle, SignInClient } from './throttle.ts';
 import type { TotpService } from './totp.service.ts';
 
 export interface AuthDeps {
   users: UsersService;
   totp: TotpService;
   throttle: LoginThrottle;
+  devices: DeviceCookies;
   logger: Logger;
   /** Told after a user changed their own password (the first administrator's password file goes). */
   passwordChanged(user: UserRow): void;
@@ -47,26 +49,40 @@ function clientAddress(req: Request): string {
 export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
+  /** Who is trying, for the throttle: a forged, expired or other user's device cookie counts as none. */
+  private client(req: Request, username: string): SignInClient {
+    const device = this.deps.devices.deviceOf(deviceCookieIn(req.headers.cookie), username);
+    return { username, address: clientAddress(req), device };
+  }
+
   /**
    * Checks name and password with the same answer and about the same time for an unknown
    * name, a wrong password and a deactivated user; failures count towards throttling.
    */
   private async credentials(req: Request, username: string, password: string): Promise<UserRow> {
-    const address = clientAddress(req);
-    await this.deps.throttle.check(username, address);
+    const client = this.client(req, username);
+    await this.deps.throttle.check(client);
     const user = await this.deps.users.findByName(username);
     const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
     if (!user || !ok || !user.active) {
-      await this.deps.throttle.failed(username, address);
-      this.deps.logger.info('sign-in refused', { component: 'auth', username, address });
+      await this.deps.throttle.failed(client);
+      this.deps.logger.info('sign-in refused', { component: 'auth', username, address: client.address, knownDevice: client.device !== null });
       throw new ProblemError('auth.credentials.invalid');
     }
     if (needsRehash(user.passwordHash)) await user.update({ passwordHash: await hashPassword(password) });
     return user;
   }
 
-  private async signIn(req: Request, user: UserRow, how: string): Promise<UserInfo> {
-    await this.deps.throttle.succeeded(user.username);
+  private async signIn(req: Request, res: Response, user: UserRow, how: string): Promise<UserInfo> {
+    await this.deps.throttle.succeeded(this.client(req, user.username));
+    // A fresh device cookie at every sign-in: this browser is known for another year.
+    res.cookie(deviceCookieName, this.deps.devices.issue(user.username), {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: deviceCookiePath,
+      maxAge: deviceCookieMaxAgeMs,
+    });
     // A new session id at sign-in, so a session id planted before cannot be ridden.
     await regenerate(req);
     req.session.userId = user.id;
@@ -75,7 +91,7 @@ export class AuthService {
     return this.userInfo(req, user);
   }
 
-  async login(req: Request, body: LoginRequest): Promise<LoginResponse> {
+  async login(req: Request, res: Response, body: LoginRequest): Promise<LoginResponse> {
     const user = await this.credentials(req, body.username, body.password);
     if (await this.deps.totp.enabled(user.id)) {
       await regenerate(req);
@@ -83,10 +99,10 @@ export class AuthService {
       req.session.pendingSince = Date.now();
       return { state: 'totpRequired' };
     }
-    return { state: 'signedIn', user: await this.signIn(req, user, 'password') };
+    return { state: 'signedIn', user: await this.signIn(req, res, user, 'password') };
   }
 
-  async loginTotp(req: Request, code: string): Promise<UserInfo> {
+  async loginTotp(req: Request, res: Response, code: string): Promise<UserInfo> {
     const { pendingUserId, pendingSince } = req.session;
     const user = pendingUserId === undefined ? null : await this.deps.users.findById(pendingUserId);
     if (!user || !user.active || pendingSince === undefined || Date.now() - pendingSince > pendingTotpMs) {
@@ -94,24 +110,25 @@ export class AuthService {
       delete req.session.pendingSince;
       throw new ProblemError('auth.totp.pending_missing');
     }
-    await this.deps.throttle.check(user.username, clientAddress(req));
+    const client = this.client(req, user.username);
+    await this.deps.throttle.check(client);
     const result = await this.deps.totp.check(user.id, code);
     if (result !== 'ok') {
-      await this.deps.throttle.failed(user.username, clientAddress(req));
+      await this.deps.throttle.failed(client);
       throw new ProblemError(result === 'reused' ? 'auth.totp.reused' : 'auth.totp.invalid');
     }
-    return this.signIn(req, user, 'totp');
+    return this.signIn(req, res, user, 'totp');
   }
 
   /** Signs in with a recovery code instead of the TOTP code and uses the code up; TOTP stays on. */
-  async recover(req: Request, body: RecoverRequest): Promise<RecoverResponse> {
+  async recover(req: Request, res: Response, body: RecoverRequest): Promise<RecoverResponse> {
     const user = await this.credentials(req, body.username, body.password);
     const used = (await this.deps.totp.enabled(user.id)) && (await this.deps.totp.useRecoveryCode(user.id, body.recoveryCode));
     if (!used) {
-      await this.deps.throttle.failed(user.username, clientAddress(req));
+      await this.deps.throttle.failed(this.client(req, user.username));
       throw new ProblemError('auth.recovery.invalid');
     }
-    const info = await this.signIn(req, user, 'recovery code');
+    const info = await this.signIn(req, res, user, 'recovery code');
     return { user: info, recoveryCodesLeft: await this.deps.totp.recoveryCodesLeft(user.id) };
   }
 
@@ -142,11 +159,11 @@ export class AuthService {
 
   /** Checks the signed-in user's current password; wrong tries count towards throttling. */
   private async currentPassword(req: Request, principal: Principal, password: string): Promise<UserRow> {
-    const address = clientAddress(req);
-    await this.deps.throttle.check(principal.username, address);
+    const client = this.client(req, principal.username);
+    await this.deps.throttle.check(client);
     const user = await this.deps.users.findById(principal.id);
     if (!user || !(await verifyPassword(password, user.passwordHash))) {
-      await this.deps.throttle.failed(principal.username, address);
+      await this.deps.throttle.failed(client);
       throw new ProblemError('auth.password.wrong');
     }
     return user;
@@ -163,7 +180,7 @@ export class AuthService {
         ? 'ok'
         : 'invalid';
     if (result !== 'ok') {
-      await this.deps.throttle.failed(principal.username, clientAddress(req));
+      await this.deps.throttle.failed(this.client(req, principal.username));
       throw new ProblemError(result === 'reused' ? 'auth.totp.reused' : 'auth.totp.invalid');
     }
     await this.deps.totp.disable(principal.id);

@@ -16,18 +16,9 @@ export class RecoveryCodeRow extends Model {
   declare usedAt: string | null;
 }
 
-/** Failed sign-ins per user name (`user:<name>`) and per client address (`ip:<addr>`). */
-export class ThrottleRow extends Model {
-  declare key: string;
-  declare failures: number;
-  declare firstAt: number;
-  declare lockedUntil: number;
-}
-
 export interface AuthModels {
   totp: typeof TotpRow;
   recoveryCodes: typeof RecoveryCodeRow;
-  throttle: typeof ThrottleRow;
 }
 
 export function initAuthModels(sequelize: Sequelize): AuthModels {
@@ -54,15 +45,5 @@ export function initAuthModels(sequelize: Sequelize): AuthModels {
     },
     { sequelize, tableName: 'recovery_codes', modelName: 'RecoveryCodeRow' },
   );
-  const ThrottleRowBound = class extends ThrottleRow {};
-  ThrottleRowBound.init(
-    {
-      key: { type: DataTypes.TEXT, primaryKey: true },
-      failures: { type: DataTypes.INTEGER, allowNull: false },
-      firstAt: { type: DataTypes.INTEGER, allowNull: false },
-      lockedUntil: { type: DataTypes.INTEGER, allowNull: false },
-    },
-    { sequelize, tableName: 'login_throttle', modelName: 'ThrottleRow' },
-  );
-  return { totp: TotpRowBound, recoveryCodes: RecoveryCodeRowBound, throttle: ThrottleRowBound };
+  return { totp: TotpRowBound, recoveryCodes: RecoveryCodeRowBound };
 }
