@@ -149,7 +149,7 @@ export const authRoutes = {
     csrfExempt: true,
     summary: 'Signs in with user name and password',
     description:
-      'Answers the signed-in user, or `totpRequired` when the second step (POST /api/auth/login/totp) follows. Wrong name, wrong password and a deactivated user answer the same 401.',
+      'Answers the signed-in user, or `totpRequired` when the second step (POST /api/auth/login/totp) follows. Wrong name, wrong password and a deactivated user answer the same 401. A success sets the device cookie `box.device`; failures are throttled per device cookie, or for clients without one per name and address, per name and per address (see the introduction).',
     body: loginRequest,
     status: 200,
     response: loginResponse,
