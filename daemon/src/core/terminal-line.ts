@@ -32,10 +32,10 @@ export function terminalLine(info: Record<string, unknown>, colour: boolean): st
   const fields = Object.entries(info).filter(([key, value]) => !placed.has(key) && value !== undefined);
   const shown = fields.slice(0, maxFields).map(([key, value]) => `${key}=${short(value)}`);
   if (fields.length > maxFields) shown.push(`+${fields.length - maxFields} more`);
-  const levelText = level.padEnd(5);
+  const padding = ' '.repeat(Math.max(0, 5 - level.length));
   return [
     clock(info.timestamp),
-    colour ? paint(colours[level] ?? '0', levelText) : levelText,
+    (colour ? paint(colours[level] ?? '0', level) : level) + padding,
     colour ? paint('36', component) : component,
     String(info.message ?? ''),
     ...shown.map((f) => (colour ? paint('2', f) : f)),
