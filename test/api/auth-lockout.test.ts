@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
-import { createUser, userPassword } from '../helpers/identity.ts';
+import { createUser, signInWithTotp, totpCode, userPassword } from '../helpers/identity.ts';
 
 // Issue 11: wrong passwords for admin from anywhere must not lock the owner's known browser out.
 // Other clients are told apart by X-Forwarded-For (the daemon trusts it from loopback), always with
@@ -118,5 +118,35 @@ describe('auth: lockout without a lever for attackers (device cookies)', () => {
     // Another known device of the owner is not held by this one's lock.
     expect((await login(laptop, adminPassword, '127.0.0.5')).status).to.equal(200);
     await expectThrottled(await send(adminPassword));
+  });
+});
+
+describe('auth: the TOTP step under attack', () => {
+  it('lets the known device through both steps while others are held, and locks its own wrong codes', async () => {
+    const box = await startTestDaemon();
+    try {
+      const admin = await box.signIn();
+      const { username } = await createUser(admin);
+      const owner = await box.signIn(username, userPassword);
+      const { secret } = await owner.api.auth.totpEnroll();
+      await owner.api.auth.totpConfirm({ body: { code: await totpCode(secret, -1) } });
+      // The owner's browser signs in with both steps and is known from then on.
+      const device = await signInWithTotp(box, username, secret, 0);
+      const both = (c: TestClient, from: string, password: string) =>
+        c.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'X-Forwarded-For': from } });
+      for (let i = 0; i < 10; i++) expect((await both(box.client(), `127.0.1.${i}`, `guess-${i}`)).status).to.equal(401);
+      expect((await both(box.client(), '127.0.2.1', userPassword)).status).to.equal(429);
+
+      expect(await (await both(device, '127.0.0.1', userPassword)).json()).to.deep.equal({ state: 'totpRequired' });
+      const right = await totpCode(secret, 1);
+      const wrong = right === '000000' ? '111111' : '000000';
+      const step = (code: string) => device.request('POST', '/api/auth/login/totp', { body: { code }, headers: { 'X-Forwarded-For': '127.0.0.1' } });
+      for (let i = 0; i < 5; i++) expect((await step(wrong)).status).to.equal(401);
+      const held = await step(right);
+      expect(held.status).to.equal(429);
+      expect(Number(held.headers.get('retry-after'))).to.be.within(1, 30);
+    } finally {
+      await box.close();
+    }
   });
 });
