@@ -151,11 +151,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     settings: initSystemSettingModel(db),
     logger,
   });
-  // Plain HTTP until the box's TLS exists: the cookies cannot ask for HTTPS yet.
-  const secureCookies = false;
+  const clock = options.clock ?? systemClock;
   const identity = await createIdentity({
     db,
-    secureCookies,
+    clock,
     defaultLanguage: async () => (await system.region()).language,
     logger,
     userRows,
@@ -177,7 +176,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const clock = options.clock ?? systemClock;
   const scheduler = new Scheduler({ clock, logger });
   const jobs = new JobEngine({
     db,
@@ -299,7 +297,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     sessionStore,
     sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    secureCookies,
+    secureCookies: false,
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {
       registerArea(router, api.auth, authHandlers(auth), routeDeps);

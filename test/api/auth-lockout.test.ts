@@ -1,121 +1,150 @@
-import { request } from 'node:http';
 import { expect } from 'chai';
-import { adminPassword, expectProblem, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { createUser, signInWithTotp, totpCode, userPassword } from '../helpers/identity.ts';
 
-interface Answer {
-  status: number;
-  code: string | undefined;
-  retryAfter: number | null;
-}
-
-/**
- * A sign-in sent from another loopback address (127.0.0.2): the attacker of these tests is
- * another machine of the network as far as the daemon can tell.
- */
-function loginFrom(box: TestDaemon, localAddress: string, username: string, password: string, cookie?: string): Promise<Answer> {
-  const url = new URL('/api/auth/login', box.url);
-  const body = JSON.stringify({ username, password });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        localAddress,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...(cookie ? { Cookie: cookie } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const parsed = JSON.parse(text) as { code?: string };
-          const retry = res.headers['retry-after'];
-          resolve({ status: res.statusCode ?? 0, code: parsed.code, retryAfter: retry === undefined ? null : Number(retry) });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-describe('auth: an attacker cannot lock the owner out', () => {
+// Issue 11: wrong passwords for admin from anywhere must not lock the owner's known browser out.
+// Other clients are told apart by X-Forwarded-For (the daemon trusts it from loopback), always with
+// loopback addresses; the daemon's clock is moved past each lock instead of waiting.
+describe('auth: lockout without a lever for attackers (device cookies)', () => {
+  const clock = { offset: 0, now: () => Date.now() + clock.offset };
   let box: TestDaemon;
-  beforeEach(async () => {
-    box = await startTestDaemon();
+  let owner: TestClient;
+  let attackerAddress = 100;
+  let other: { username: string; device: TestClient };
+
+  before(async () => {
+    box = await startTestDaemon({}, { clock });
+    owner = await box.signIn('admin', adminPassword);
+    const user = await createUser(owner);
+    other = { username: user.username, device: await box.signIn(user.username, userPassword) };
   });
-  afterEach(async () => {
-    await box.close();
+  after(() => box.close());
+
+  /** A raw sign-in; `from` is the client address, `cookie` a Cookie header of the caller's own. */
+  async function login(c: TestClient, password: string, from: string, username = 'admin'): Promise<Response> {
+    return c.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'X-Forwarded-For': from } });
+  }
+
+  /** One wrong password from a new address each time, as a distributed guesser would send. */
+  async function attack(): Promise<Response> {
+    attackerAddress++;
+    return login(box.client(), `guess-${attackerAddress}`, `127.0.0.${attackerAddress}`);
+  }
+
+  function retryAfter(res: Response): number {
+    expect(res.status).to.equal(429);
+    return Number(res.headers.get('retry-after'));
+  }
+
+  async function expectThrottled(res: Response): Promise<void> {
+    expect(retryAfter(res)).to.be.greaterThan(0);
+    expect((await res.json()).code).to.equal('auth.login.throttled');
+  }
+
+  it('issues an HttpOnly, SameSite=Strict device cookie for the sign-in paths at each sign-in', async () => {
+    const res = await login(box.client(), adminPassword, '127.0.0.1');
+    expect(res.status).to.equal(200);
+    const cookie = res.headers.getSetCookie().find((line) => line.startsWith('box.device='));
+    expect(cookie).to.match(/^box\.device=v1\.[\w-]+\.[\w-]+\.[0-9a-z]+\.[\w-]+;/);
+    expect(cookie)
+      .to.match(/; HttpOnly/)
+      .and.match(/; SameSite=Strict/)
+      .and.match(/; Path=\/api\/auth/)
+      .and.match(/; Max-Age=31536000/);
+    expect(cookie).to.not.match(/; Secure/);
   });
 
-  it('keeps throttling wrong passwords for admin from another address, while the owner’s known device still signs in', async () => {
-    // The owner signed in before on their desktop: the browser holds the device cookie.
-    const owner = await box.signIn();
-    await owner.api.auth.logout();
-    expect(owner.cookieHeader()).to.match(/box\.device=/);
+  it('keeps a distributed attacker throttled with growing locks while the owner’s device still signs in', async () => {
+    const answers: number[] = [];
+    for (let i = 0; i < 10; i++) answers.push((await attack()).status);
+    expect(answers).to.deep.equal(Array(10).fill(401));
+    const first = retryAfter(await attack());
+    expect(first).to.be.within(1, 30);
 
-    const attacker = '127.0.0.2';
-    const answers: Answer[] = [];
-    for (let i = 0; i < 12; i++) answers.push(await loginFrom(box, attacker, 'admin', `guess-${i}`));
-    expect(answers.slice(0, 5).map((a) => a.code)).to.deep.equal(Array(5).fill('auth.credentials.invalid'));
-    // From the sixth try on the attacker is locked: 429 with Retry-After, every time.
-    for (const a of answers.slice(5)) expect(a).to.include({ status: 429, code: 'auth.login.throttled' });
-    expect(answers[5]?.retryAfter).to.be.within(1, 30);
-    // Even the right password does not get through from there while the lock lasts.
-    expect((await loginFrom(box, attacker, 'admin', adminPassword)).code).to.equal('auth.login.throttled');
+    // The owner's browser (its device cookie) signs in during the attack, from its usual address.
+    expect((await login(owner, adminPassword, '127.0.0.1')).status).to.equal(200);
+    // An unknown browser with the right password, from an address the attacker never used, is held.
+    await expectThrottled(await login(box.client(), adminPassword, '127.0.0.2'));
 
-    // The owner's known device is not held by the attacker's failures.
-    expect((await owner.api.auth.login({ body: { username: 'admin', password: adminPassword } })).state).to.equal('signedIn');
-  });
-
-  it('locks admin for every unknown device once failures spread over many addresses add up, but not for the known device', async () => {
-    const owner = await box.signIn();
-    await owner.api.auth.logout();
-    // Four tries from each of five addresses: no address reaches its own limit, the name's count over unknown devices does.
-    for (let host = 2; host <= 6; host++) {
-      for (let i = 0; i < 4; i++) expect((await loginFrom(box, `127.0.0.${host}`, 'admin', `spread-${i}`)).code).to.equal('auth.credentials.invalid');
+    // Each failure after a lock ran out locks for twice as long.
+    const locks = [first];
+    for (let round = 0; round < 3; round++) {
+      clock.offset += (locks.at(-1)! + 1) * 1000;
+      expect((await attack()).status).to.equal(401);
+      locks.push(retryAfter(await attack()));
     }
-    expect((await loginFrom(box, '127.0.0.7', 'admin', adminPassword)).code).to.equal('auth.login.throttled');
-    await expectProblem(box.client().api.auth.login({ body: { username: 'admin', password: adminPassword } }), 'auth.login.throttled', 429);
-    expect((await owner.api.auth.login({ body: { username: 'admin', password: adminPassword } })).state).to.equal('signedIn');
+    expect(locks[1]).to.be.greaterThan(locks[0]!);
+    expect(locks[2]).to.be.greaterThan(locks[1]!);
+    expect(locks[3]).to.be.greaterThan(locks[2]!);
+    expect((await login(owner, adminPassword, '127.0.0.1')).status).to.equal(200);
   });
 
-  it('throttles a known device by its own failures, and counts a forged or another user’s cookie as none', async () => {
-    const owner = await box.signIn();
-    await owner.api.auth.logout();
-    const cookie = owner.cookieHeader().match(/box\.device=([^;]+)/)?.[1] as string;
+  it('counts a forged, tampered or other user’s device cookie as none', async () => {
+    const own = owner.cookieHeader().match(/box\.device=([^;]+)/)![1]!;
+    const parts = own.split('.');
+    const flipped = (s: string) => (s.startsWith('A') ? 'B' : 'A') + s.slice(1);
+    const forgeries = [
+      // The mac changed.
+      [...parts.slice(0, 4), flipped(parts[4]!)].join('.'),
+      // Another nonce under the old mac.
+      [parts[0], parts[1], flipped(parts[2]!), parts[3], parts[4]].join('.'),
+      'v1.YWRtaW4.bm9uY2U.0.bm90LWEtbWFj',
+      other.device.cookieHeader().match(/box\.device=([^;]+)/)![1]!,
+    ];
+    for (const forged of forgeries) {
+      const res = await box.client().request('POST', '/api/auth/login', {
+        body: { username: 'admin', password: adminPassword },
+        headers: { 'X-Forwarded-For': '127.0.0.3', Cookie: `box.device=${forged}` },
+      });
+      await expectThrottled(res);
+    }
+    // The other user's device is a known device for that user only.
+    expect((await login(other.device, userPassword, '127.0.0.1', other.username)).status).to.equal(200);
+  });
 
-    // A tampered signature or a cookie carried to another name is an unknown device: the attacker's lock holds it.
-    const [name, device, mac] = cookie.split('.') as [string, string, string];
-    const forged = `box.device=${name}.${device}.${mac.slice(0, -2)}AA`;
-    for (let i = 0; i < 5; i++) await loginFrom(box, '127.0.0.2', 'admin', `guess-${i}`, forged);
-    expect((await loginFrom(box, '127.0.0.2', 'admin', adminPassword, forged)).code).to.equal('auth.login.throttled');
-    expect((await loginFrom(box, '127.0.0.3', 'someone-else', 'guess', `box.device=${cookie}`)).code).to.equal('auth.credentials.invalid');
-
-    // Guessing from the known device itself locks that device after five failures.
-    for (let i = 0; i < 5; i++)
-      await expectProblem(owner.api.auth.login({ body: { username: 'admin', password: `own-${i}` } }), 'auth.credentials.invalid', 401);
-    await expectProblem(owner.api.auth.login({ body: { username: 'admin', password: adminPassword } }), 'auth.login.throttled', 429);
+  it('locks a known device that guesses, and only that device', async () => {
+    // The attack is over: its locks and counts run out.
+    clock.offset += 40 * 60_000;
+    const laptop = await box.signIn('admin', adminPassword);
+    // A copy of the owner's device cookie, as a stolen one would be.
+    const stolen = owner.cookieHeader().match(/box\.device=([^;]+)/)![1]!;
+    const send = (password: string) =>
+      box.client().request('POST', '/api/auth/login', {
+        body: { username: 'admin', password },
+        headers: { 'X-Forwarded-For': '127.0.0.4', Cookie: `box.device=${stolen}` },
+      });
+    for (let i = 0; i < 5; i++) expect((await send(`guess-${i}`)).status).to.equal(401);
+    await expectThrottled(await send(adminPassword));
+    // Another known device of the owner is not held by this one's lock.
+    expect((await login(laptop, adminPassword, '127.0.0.5')).status).to.equal(200);
+    await expectThrottled(await send(adminPassword));
   });
 });
 
-describe('auth: control characters never reach the database', () => {
-  it('refuses a NUL or escape in a user name at sign-in and recovery with 400 and the field named, and stays healthy', async () => {
+describe('auth: the TOTP step under attack', () => {
+  it('lets the known device through both steps while others are held, and locks its own wrong codes', async () => {
     const box = await startTestDaemon();
     try {
-      for (const [route, extra] of [
-        ['/api/auth/login', {}],
-        ['/api/auth/recover', { recoveryCode: 'abc' }],
-      ] as const) {
-        for (const username of ['\u0000', 'admin\u0000', 'ad\u001bmin']) {
-          const res = await box.client().request('POST', route, { body: { username, password: 'x', ...extra } });
-          expect(res.status, `${route} ${JSON.stringify(username)}`).to.equal(400);
-          const problem = (await res.json()) as { code: string; params: { errors: { path: string }[] } };
-          expect(problem.code).to.equal('request.body.invalid');
-          expect(problem.params.errors.map((e) => e.path)).to.deep.equal(['username']);
-        }
-      }
-      expect((await box.client().api.auth.login({ body: { username: 'admin', password: adminPassword } })).state).to.equal('signedIn');
+      const admin = await box.signIn();
+      const { username } = await createUser(admin);
+      const owner = await box.signIn(username, userPassword);
+      const { secret } = await owner.api.auth.totpEnroll();
+      await owner.api.auth.totpConfirm({ body: { code: await totpCode(secret, -1) } });
+      // The owner's browser signs in with both steps and is known from then on.
+      const device = await signInWithTotp(box, username, secret, 0);
+      const both = (c: TestClient, from: string, password: string) =>
+        c.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'X-Forwarded-For': from } });
+      for (let i = 0; i < 10; i++) expect((await both(box.client(), `127.0.1.${i}`, `guess-${i}`)).status).to.equal(401);
+      expect((await both(box.client(), '127.0.2.1', userPassword)).status).to.equal(429);
+
+      expect(await (await both(device, '127.0.0.1', userPassword)).json()).to.deep.equal({ state: 'totpRequired' });
+      const right = await totpCode(secret, 1);
+      const wrong = right === '000000' ? '111111' : '000000';
+      const step = (code: string) => device.request('POST', '/api/auth/login/totp', { body: { code }, headers: { 'X-Forwarded-For': '127.0.0.1' } });
+      for (let i = 0; i < 5; i++) expect((await step(wrong)).status).to.equal(401);
+      const held = await step(right);
+      expect(held.status).to.equal(429);
+      expect(Number(held.headers.get('retry-after'))).to.be.within(1, 30);
     } finally {
       await box.close();
     }

@@ -50,7 +50,7 @@ describe('OpenAPI document and API docs', () => {
     expect(doc.openapi).to.equal('3.1.0');
     expect(doc.info.title).to.equal('Cellar');
     expect(doc.info.version).to.equal((await box.client().api.system.health()).version);
-    for (const pinned of ['box.sid', 'X-CSRF-Token', 'application/problem+json', 'nextCursor', 'queued', 'subscribe'])
+    for (const pinned of ['box.sid', 'box.device', 'X-CSRF-Token', 'application/problem+json', 'nextCursor', 'queued', 'subscribe'])
       expect(doc.info.description).to.contain(pinned);
   });
 

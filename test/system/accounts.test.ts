@@ -77,7 +77,6 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
       applyAccounts: true,
       smbConf,
       initialAdmin: null,
-      secureCookies: false,
     });
     await identity.start();
   });

@@ -3,6 +3,7 @@ import Transport from 'winston-transport';
 import type { LogLevel } from '../config/config.ts';
 import { currentContext } from './request-context.ts';
 import { redactSecrets } from './redact.ts';
+import { terminalLine } from './terminal-line.ts';
 
 /** One entry as the log store keeps it. */
 export interface LogRecord {
@@ -64,11 +65,19 @@ export interface LoggerOptions {
   level: LogLevel;
   console: boolean;
   sinks: LogSink[];
+  /** Console lines for a person (short, coloured) rather than JSON for the journal; by default when stdout is a terminal. */
+  terminal?: boolean;
+}
+
+/** Short human lines on a terminal; one JSON object a line for the journal, which keeps every field. */
+function consoleFormat(terminal: boolean): winston.Logform.Format {
+  if (!terminal) return winston.format.json();
+  return winston.format.printf((info) => terminalLine(info, true));
 }
 
 export function createLogger(options: LoggerOptions): Logger {
   const transports: winston.transport[] = options.sinks.map((sink) => new SinkTransport(sink));
-  if (options.console) transports.push(new winston.transports.Console({ format: winston.format.json() }));
+  if (options.console) transports.push(new winston.transports.Console({ format: consoleFormat(options.terminal ?? process.stdout.isTTY === true) }));
   // winston refuses to log with no transport at all; a silent console keeps it quiet.
   if (transports.length === 0) transports.push(new winston.transports.Console({ silent: true }));
   return winston.createLogger({

@@ -149,8 +149,7 @@ export const authRoutes = {
     csrfExempt: true,
     summary: 'Signs in with user name and password',
     description:
-      'Answers the signed-in user, or `totpRequired` when the second step (POST /api/auth/login/totp) follows. Wrong name, wrong password and a deactivated user answer the same 401. ' +
-      'Failures are throttled (429 with Retry-After) per name and client address, per address, and per name over all unknown devices. A complete sign-in sets the `box.device` cookie (HttpOnly, SameSite=Strict, path /api/auth, one year, signed by the box): a device that carries it for the name it signed in as is throttled only by its own failures, so nobody can lock the owner out from elsewhere.',
+      'Answers the signed-in user, or `totpRequired` when the second step (POST /api/auth/login/totp) follows. Wrong name, wrong password and a deactivated user answer the same 401. A success sets the device cookie `box.device`; failures are throttled per device cookie, or for clients without one per name and address, per name and per address (see the introduction).',
     body: loginRequest,
     status: 200,
     response: loginResponse,

@@ -17,8 +17,8 @@ import { csrfTokenOf } from '../../http/csrf.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../users/passwords.ts';
 import type { UserRow } from '../users/user.model.ts';
 import type { UsersService } from '../users/users.service.ts';
-import type { DeviceCookies } from './device-cookie.ts';
-import type { Attempt, LoginThrottle } from './throttle.ts';
+import { deviceCookieIn, deviceCookieMaxAgeMs, deviceCookieName, deviceCookiePath, type DeviceCookies } from './device-cookie.ts';
+import type { LoginThrottle, SignInClient } from './throttle.ts';
 import type { TotpService } from './totp.service.ts';
 
 export interface AuthDeps {
@@ -49,9 +49,10 @@ function clientAddress(req: Request): string {
 export class AuthService {
   constructor(private readonly deps: AuthDeps) {}
 
-  /** A sign-in try as the throttle sees it: a device that signed in as this name before is known by its cookie. */
-  private attempt(req: Request, username: string): Attempt {
-    return { username, address: clientAddress(req), device: this.deps.devices.deviceOf(req, username) };
+  /** Who is trying, for the throttle: a forged, expired or other user's device cookie counts as none. */
+  private client(req: Request, username: string): SignInClient {
+    const device = this.deps.devices.deviceOf(deviceCookieIn(req.headers.cookie), username);
+    return { username, address: clientAddress(req), device };
   }
 
   /**
@@ -59,13 +60,13 @@ export class AuthService {
    * name, a wrong password and a deactivated user; failures count towards throttling.
    */
   private async credentials(req: Request, username: string, password: string): Promise<UserRow> {
-    const attempt = this.attempt(req, username);
-    await this.deps.throttle.check(attempt);
+    const client = this.client(req, username);
+    await this.deps.throttle.check(client);
     const user = await this.deps.users.findByName(username);
     const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
     if (!user || !ok || !user.active) {
-      await this.deps.throttle.failed(attempt);
-      this.deps.logger.info('sign-in refused', { component: 'auth', username, address: attempt.address, knownDevice: attempt.device !== null });
+      await this.deps.throttle.failed(client);
+      this.deps.logger.info('sign-in refused', { component: 'auth', username, address: client.address, knownDevice: client.device !== null });
       throw new ProblemError('auth.credentials.invalid');
     }
     if (needsRehash(user.passwordHash)) await user.update({ passwordHash: await hashPassword(password) });
@@ -73,8 +74,15 @@ export class AuthService {
   }
 
   private async signIn(req: Request, res: Response, user: UserRow, how: string): Promise<UserInfo> {
-    await this.deps.throttle.succeeded(this.attempt(req, user.username));
-    this.deps.devices.remember(req, res, user.username);
+    await this.deps.throttle.succeeded(this.client(req, user.username));
+    // A fresh device cookie at every sign-in: this browser is known for another year.
+    res.cookie(deviceCookieName, this.deps.devices.issue(user.username), {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: deviceCookiePath,
+      maxAge: deviceCookieMaxAgeMs,
+    });
     // A new session id at sign-in, so a session id planted before cannot be ridden.
     await regenerate(req);
     req.session.userId = user.id;
@@ -102,11 +110,11 @@ export class AuthService {
       delete req.session.pendingSince;
       throw new ProblemError('auth.totp.pending_missing');
     }
-    const attempt = this.attempt(req, user.username);
-    await this.deps.throttle.check(attempt);
+    const client = this.client(req, user.username);
+    await this.deps.throttle.check(client);
     const result = await this.deps.totp.check(user.id, code);
     if (result !== 'ok') {
-      await this.deps.throttle.failed(attempt);
+      await this.deps.throttle.failed(client);
       throw new ProblemError(result === 'reused' ? 'auth.totp.reused' : 'auth.totp.invalid');
     }
     return this.signIn(req, res, user, 'totp');
@@ -117,7 +125,7 @@ export class AuthService {
     const user = await this.credentials(req, body.username, body.password);
     const used = (await this.deps.totp.enabled(user.id)) && (await this.deps.totp.useRecoveryCode(user.id, body.recoveryCode));
     if (!used) {
-      await this.deps.throttle.failed(this.attempt(req, user.username));
+      await this.deps.throttle.failed(this.client(req, user.username));
       throw new ProblemError('auth.recovery.invalid');
     }
     const info = await this.signIn(req, res, user, 'recovery code');
@@ -151,11 +159,11 @@ export class AuthService {
 
   /** Checks the signed-in user's current password; wrong tries count towards throttling. */
   private async currentPassword(req: Request, principal: Principal, password: string): Promise<UserRow> {
-    const attempt = this.attempt(req, principal.username);
-    await this.deps.throttle.check(attempt);
+    const client = this.client(req, principal.username);
+    await this.deps.throttle.check(client);
     const user = await this.deps.users.findById(principal.id);
     if (!user || !(await verifyPassword(password, user.passwordHash))) {
-      await this.deps.throttle.failed(attempt);
+      await this.deps.throttle.failed(client);
       throw new ProblemError('auth.password.wrong');
     }
     return user;
@@ -172,7 +180,7 @@ export class AuthService {
         ? 'ok'
         : 'invalid';
     if (result !== 'ok') {
-      await this.deps.throttle.failed(this.attempt(req, principal.username));
+      await this.deps.throttle.failed(this.client(req, principal.username));
       throw new ProblemError(result === 'reused' ? 'auth.totp.reused' : 'auth.totp.invalid');
     }
     await this.deps.totp.disable(principal.id);

@@ -1,56 +1,61 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Request, Response } from 'express';
 import { secretFile } from '../../core/secret-file.ts';
 
-/** The cookie of a device that signed in before (OWASP's device cookie): only sign-in reads it. */
 export const deviceCookieName = 'box.device';
-const cookiePath = '/api/auth';
-const maxAgeMs = 365 * 24 * 3600_000;
+/** Only the sign-in and password requests need it, so no other request carries it. */
+export const deviceCookiePath = '/api/auth';
+/** How long a device stays known after its last successful sign-in. */
+export const deviceCookieMaxAgeMs = 365 * 24 * 60 * 60_000;
 
-/** The device cookie's value of a request, when it sent one. */
-function cookieValue(req: Request): string | null {
-  for (const part of (req.get('cookie') ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === deviceCookieName) return part.slice(eq + 1).trim();
-  }
-  return null;
-}
+const version = 'v1';
 
 /**
- * Signed device cookies: `<user name, base64url>.<device id>.<HMAC-SHA256>`. The key lives in a
- * 0600 file of the data directory; without it nobody can make a cookie that names a user.
+ * The device cookie of OWASP's "Slow down online guessing attacks with device cookies": proof that
+ * this browser signed in as a user before. `v1.<name>.<nonce>.<issued>.<mac>`, the name base64url of
+ * the lower-cased user name, the nonce 16 random bytes, issued in base-36 epoch milliseconds, the mac
+ * HMAC-SHA256 over the rest under a key kept in a 0600 file of the data directory. Nothing is stored
+ * per device: the nonce names the device's own throttle count.
  */
 export class DeviceCookies {
-  constructor(
+  private constructor(
     private readonly key: Buffer,
-    private readonly secure: boolean,
+    private readonly now: () => number,
   ) {}
 
-  static fromKeyFile(file: string, secure: boolean): DeviceCookies {
-    return new DeviceCookies(Buffer.from(secretFile(file, 32), 'base64url'), secure);
+  /** The key from `file`, made (32 random bytes, mode 0600) on first use. */
+  static fromKeyFile(file: string, now: () => number = Date.now): DeviceCookies {
+    return new DeviceCookies(Buffer.from(secretFile(file, 32), 'base64url'), now);
   }
 
-  private mac(payload: string): Buffer {
-    return createHmac('sha256', this.key).update(payload).digest();
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.key).update(body).digest();
   }
 
-  /** The device id when the request carries a valid cookie for this user name (case as the box compares names); null otherwise. */
-  deviceOf(req: Request, username: string): string | null {
-    const value = cookieValue(req);
+  issue(username: string): string {
+    const name = Buffer.from(username.toLowerCase()).toString('base64url');
+    const body = [version, name, randomBytes(16).toString('base64url'), this.now().toString(36)].join('.');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** The device's nonce when `value` is an untampered, unexpired cookie issued for `username`; null otherwise. */
+  deviceOf(value: string | undefined, username: string): string | null {
     const parts = value?.split('.') ?? [];
-    if (parts.length !== 3) return null;
-    const [name, device, mac] = parts as [string, string, string];
+    if (parts.length !== 5 || parts[0] !== version) return null;
+    const [, name, nonce, issued, mac] = parts as [string, string, string, string, string];
+    const expected = this.mac(parts.slice(0, 4).join('.'));
     const given = Buffer.from(mac, 'base64url');
-    const want = this.mac(`${name}.${device}`);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return null;
-    return Buffer.from(name, 'base64url').toString('utf8') === username.toLowerCase() ? device : null;
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const age = this.now() - parseInt(issued, 36);
+    if (!(age >= 0 && age < deviceCookieMaxAgeMs)) return null;
+    return Buffer.from(name, 'base64url').toString() === username.toLowerCase() ? nonce : null;
   }
+}
 
-  /** Marks the device as known for this user after a complete sign-in (a device already known keeps its id). */
-  remember(req: Request, res: Response, username: string): void {
-    const device = this.deviceOf(req, username) ?? randomBytes(16).toString('base64url');
-    const name = Buffer.from(username.toLowerCase(), 'utf8').toString('base64url');
-    const value = `${name}.${device}.${this.mac(`${name}.${device}`).toString('base64url')}`;
-    res.cookie(deviceCookieName, value, { httpOnly: true, sameSite: 'strict', secure: this.secure, path: cookiePath, maxAge: maxAgeMs });
+/** The device cookie's value from a Cookie header (the app has no cookie parser; express-session reads its own). */
+export function deviceCookieIn(header: string | undefined): string | undefined {
+  for (const pair of header?.split(';') ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === deviceCookieName) return pair.slice(eq + 1).trim();
   }
+  return undefined;
 }

@@ -2,13 +2,15 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { ProblemError } from '../../core/problem-error.ts';
 
 export interface ThrottlePolicy {
-  /** Failures per user name from one client address (or one known device) before it is locked. */
+  /** Failures of one trusted device (valid device cookie) before that device is locked. */
+  perDevice: number;
+  /** Failures for one user name from one client address (untrusted clients) before that pair is locked. */
+  perUserAddress: number;
+  /** Failures for one user name from all untrusted clients together: what a distributed guesser hits. */
   perUser: number;
-  /** Failures per user name from every unknown device together: what a spread-out attack meets. */
-  perUserUnknown: number;
-  /** Failures per client address before it is locked (higher: several people may share one). */
+  /** Failures per client address over any names (higher: several people may share one). */
   perAddress: number;
-  /** Failures older than this are forgotten. */
+  /** A count is forgotten once this long has passed since its first failure and since its lock ended. */
   windowMs: number;
   /** First lock; it doubles with every further failure up to maxLockMs. */
   lockMs: number;
@@ -16,37 +18,35 @@ export interface ThrottlePolicy {
 }
 
 export const defaultThrottlePolicy: ThrottlePolicy = {
-  perUser: 5,
-  perUserUnknown: 20,
+  perDevice: 5,
+  perUserAddress: 5,
+  perUser: 10,
   perAddress: 20,
   windowMs: 15 * 60_000,
   lockMs: 30_000,
   maxLockMs: 15 * 60_000,
 };
 
-/** Who tries to sign in: the name as typed, the client address, and the device that signed in as that name before (or null). */
-export interface Attempt {
+/** Who tries to sign in: the name as typed, the client address, and the nonce of a valid device cookie for that name. */
+export interface SignInClient {
   username: string;
   address: string;
   device: string | null;
 }
 
-interface Row {
+interface CountRow {
   key: string;
   failures: number;
-  firstAt: number;
-  lockedUntil: number;
+  first_at: number;
+  locked_until: number;
 }
 
 /**
- * Sign-in throttling kept in the database, so a restart does not reset it.
- *
- * A lock on the user name alone let anybody lock the administrator out for ever with five
- * wrong passwords every few minutes. Following OWASP's device cookies, a device that signed in
- * as the name before (a signed cookie) is throttled only by its own failures; unknown
- * devices are throttled per name and address, per address, and, against attacks spread over
- * many addresses, per name over all unknown devices. Names count known or not, so the
- * answer says nothing about which exist. Every value reaches SQLite as a bound parameter.
+ * Sign-in throttling after OWASP's "device cookies" design, kept in the database so a restart does
+ * not reset it. A device that signed in before (valid device cookie for the name) is only held by
+ * its own count, so nobody elsewhere can lock the owner out; untrusted clients are held per name and
+ * address, per name together, and per address. Names count whether they exist or not, so the answer
+ * says nothing about which do. Client text only ever reaches SQLite as bound parameters.
  */
 export class LoginThrottle {
   constructor(
@@ -55,55 +55,62 @@ export class LoginThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private keys(a: Attempt): [string, number][] {
-    const name = a.username.toLowerCase();
-    if (a.device !== null) return [[`device:${a.device}`, this.policy.perUser]];
+  private keys(client: SignInClient): [string, number][] {
+    const name = client.username.toLowerCase();
+    if (client.device) return [[`device:${client.device}`, this.policy.perDevice]];
     return [
-      [`user-address:${name}\n${a.address}`, this.policy.perUser],
-      [`user:${name}`, this.policy.perUserUnknown],
-      [`address:${a.address}`, this.policy.perAddress],
+      // An address never holds a '/', so the name after it cannot make two pairs meet.
+      [`user-ip:${client.address}/${name}`, this.policy.perUserAddress],
+      [`user:${name}`, this.policy.perUser],
+      [`ip:${client.address}`, this.policy.perAddress],
     ];
   }
 
-  private async rows(keys: string[]): Promise<Row[]> {
-    return this.db.query<Row>(
-      `SELECT key, failures, first_at AS firstAt, locked_until AS lockedUntil FROM login_throttle WHERE key IN (${keys.map((_, i) => `$${i + 1}`).join(', ')})`,
-      { bind: keys, type: QueryTypes.SELECT },
-    );
+  private async read(keys: string[]): Promise<CountRow[]> {
+    const marks = keys.map((_, i) => `$${i + 1}`).join(', ');
+    return this.db.query<CountRow>(`SELECT "key", failures, first_at, locked_until FROM login_throttle WHERE "key" IN (${marks})`, {
+      bind: keys,
+      type: QueryTypes.SELECT,
+    });
   }
 
-  /** Throws 429 auth.login.throttled with Retry-After while any key of the attempt is locked. */
-  async check(a: Attempt): Promise<void> {
+  /** Throws 429 auth.login.throttled with Retry-After while any of the client's keys is locked. */
+  async check(client: SignInClient): Promise<void> {
     const now = this.now();
-    const rows = await this.rows(this.keys(a).map(([k]) => k));
-    const until = Math.max(0, ...rows.map((r) => r.lockedUntil));
+    const rows = await this.read(this.keys(client).map(([k]) => k));
+    const until = Math.max(0, ...rows.map((r) => r.locked_until));
     if (until > now) {
       const retryAfter = Math.ceil((until - now) / 1000);
       throw new ProblemError('auth.login.throttled', { retryAfter }, { headers: { 'Retry-After': String(retryAfter) } });
     }
   }
 
-  async failed(a: Attempt): Promise<void> {
+  async failed(client: SignInClient): Promise<void> {
     const now = this.now();
-    const keys = this.keys(a);
-    const known = new Map((await this.rows(keys.map(([k]) => k))).map((r) => [r.key, r]));
+    const keys = this.keys(client);
+    const rows = new Map((await this.read(keys.map(([k]) => k))).map((r) => [r.key, r]));
     for (const [key, limit] of keys) {
-      const row = known.get(key);
-      const fresh = !row || now - row.firstAt > this.policy.windowMs;
+      const row = rows.get(key);
+      // A lock that ran out does not wipe the count at once, or the doubling would never grow past the window.
+      const fresh = !row || (now - row.first_at > this.policy.windowMs && now - row.locked_until > this.policy.windowMs);
       const failures = fresh ? 1 : row.failures + 1;
-      const firstAt = fresh ? now : row.firstAt;
+      const firstAt = fresh ? now : row.first_at;
       const over = failures - limit;
       const lockedUntil = over >= 0 ? now + Math.min(this.policy.lockMs * 2 ** Math.min(over, 20), this.policy.maxLockMs) : 0;
       await this.db.query(
-        'INSERT INTO login_throttle (key, failures, first_at, locked_until) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO UPDATE SET failures = $2, first_at = $3, locked_until = $4',
+        `INSERT INTO login_throttle ("key", failures, first_at, locked_until) VALUES ($1, $2, $3, $4)
+         ON CONFLICT ("key") DO UPDATE SET failures = excluded.failures, first_at = excluded.first_at, locked_until = excluded.locked_until`,
         { bind: [key, failures, firstAt, lockedUntil] },
       );
     }
   }
 
-  /** A success clears the counts of the name from this client; the address and the all-devices count keep theirs, or one valid account would reset them. */
-  async succeeded(a: Attempt): Promise<void> {
-    const own = a.device !== null ? `device:${a.device}` : `user-address:${a.username.toLowerCase()}\n${a.address}`;
-    await this.db.query('DELETE FROM login_throttle WHERE key = $1', { bind: [own] });
+  /**
+   * A success clears this client's own count (its device, or its name and address). The shared
+   * counts stay: one valid account must not reset an address, nor the owner's sign-in an attacker's lock.
+   */
+  async succeeded(client: SignInClient): Promise<void> {
+    const [[own]] = this.keys(client) as [[string, number]];
+    await this.db.query('DELETE FROM login_throttle WHERE "key" = $1', { bind: [own] });
   }
 }

@@ -16,7 +16,6 @@ export class RecoveryCodeRow extends Model {
   declare usedAt: string | null;
 }
 
-/** Failed sign-ins per user name (`user:<name>`) and per client address (`ip:<addr>`). */
 export interface AuthModels {
   totp: typeof TotpRow;
   recoveryCodes: typeof RecoveryCodeRow;

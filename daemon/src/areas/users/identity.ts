@@ -2,13 +2,14 @@ import type { Language } from '../../../../shared/src/api/system.ts';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { coreApps } from '../../../../shared/src/apps.ts';
+import { systemClock, type Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { TopicsHub } from '../../core/topics/topics-hub.ts';
 import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { AuthService } from '../auth/auth.service.ts';
-import type { SqliteSessionStore } from '../auth/session-store.ts';
 import { DeviceCookies } from '../auth/device-cookie.ts';
+import type { SqliteSessionStore } from '../auth/session-store.ts';
 import { LoginThrottle, type ThrottlePolicy } from '../auth/throttle.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
 import { initAuthModels } from '../auth/totp.model.ts';
@@ -38,8 +39,8 @@ export interface IdentityOptions {
   /** development: create `admin` on the first start with this password (null: a random one). */
   initialAdmin: { password: string | null } | null;
   throttle?: ThrottlePolicy;
-  /** Cookies only over HTTPS (the device cookie of sign-in, like the session's). */
-  secureCookies: boolean;
+  /** The time sign-in locks and device cookies are measured by (the system's by default). */
+  clock?: Clock;
   /** Apps of the permission catalog; the core app registry until installed apps exist. */
   apps?: () => readonly CatalogApp[];
   /** Called after users, groups or rights change (file services re-apply Samba, SFTP and ACLs). */
@@ -59,6 +60,7 @@ export async function createIdentity(o: IdentityOptions) {
   const groupModels = initGroupModels(o.db);
   const grantModels = initGrantModels(o.db);
   const authModels = initAuthModels(o.db);
+  const clock = o.clock ?? systemClock;
   const rights = new Rights({ db: o.db, users: o.userRows, groups: groupModels, grants: grantModels });
   const accounts = new SystemAccounts(new CommandRunner(o.logger, o.applyAccounts), { smbConf: o.smbConf ?? null });
   const grantsTopic = new GrantsTopic({
@@ -93,8 +95,9 @@ export async function createIdentity(o: IdentityOptions) {
   const auth = new AuthService({
     users,
     totp,
-    throttle: new LoginThrottle(o.db, o.throttle),
-    devices: DeviceCookies.fromKeyFile(path.join(o.dataDir, 'device-cookie-key'), o.secureCookies),
+    throttle: new LoginThrottle(o.db, o.throttle, () => clock.now()),
+    // Its own key beside the session secret: device cookies outlive sessions and are checked apart from them.
+    devices: DeviceCookies.fromKeyFile(path.join(o.dataDir, 'device-key'), () => clock.now()),
     logger: o.logger,
     passwordChanged: (user) => forgetInitialAdminPassword(o.dataDir, user.username),
   });

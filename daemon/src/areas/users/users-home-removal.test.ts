@@ -116,7 +116,6 @@ describe('user deletion with a home: checks first, a failed home step leaves a w
     const sessionStore = new SqliteSessionStore(initSessionModel(db), 60_000);
     identity = await createIdentity({
       db,
-      secureCookies: false,
       logger,
       userRows: initUserModel(db),
       sessionStore,

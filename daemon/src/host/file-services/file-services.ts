@@ -180,7 +180,8 @@ export class FileServices {
   /** Writes beside the target, checks the candidate (when a check is given), then renames over the target. */
   private async replaceFile(target: string, text: string, check: ((candidate: string) => Promise<void>) | null): Promise<void> {
     if (!this.deps.runner.apply) {
-      this.deps.logger.info('would write', { component, file: target, content: text });
+      // Whole generated files: for whoever debugs them, not for every development start.
+      this.deps.logger.debug('would write', { component, file: target, content: text });
       return;
     }
     const candidate = path.join(path.dirname(target), `.${path.basename(target)}.cellar-new`);

@@ -7,6 +7,12 @@ daemon validates requests with, so this document lists exactly what the daemon s
 - Sign in with \`POST /api/auth/login\` (\`{"username", "password"}\`). The answer is \`{"state": "signedIn", "user": UserInfo}\`
   or \`{"state": "totpRequired"}\`, after which \`POST /api/auth/login/totp\` with \`{"code"}\` completes the sign-in.
 - The session is the cookie \`box.sid\` (HttpOnly, SameSite=Strict, Secure on HTTPS).
+- Every successful sign-in also sets the device cookie \`box.device\` (HttpOnly, SameSite=Strict, Secure on HTTPS,
+  Path=/api/auth, one year): signed proof that this client signed in as that user before. Failed sign-ins are
+  throttled with 429 \`auth.login.throttled\` and \`Retry-After\`, each lock doubling up to 15 minutes. A client with a
+  valid device cookie for the name is held only by its own count (5 failures), so failures elsewhere never lock it out;
+  other clients are held per name and address (5), per name over all of them (10) and per address (20). The password
+  step, the TOTP step, recovery and the current-password checks all count.
 - Every POST, PUT, PATCH and DELETE made with a session carries the header \`X-CSRF-Token\` with the session's
   \`csrfToken\` (from the sign-in answer or \`GET /api/auth/session\`); without it the answer is 403 \`auth.csrf.invalid\`.
   The two sign-in requests are exempt but refuse a cross-site \`Origin\`.
