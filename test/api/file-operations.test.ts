@@ -366,7 +366,8 @@ describe('file operations', function () {
       ['h/../../secret.txt', 'fs.path.invalid'],
       ['/etc', 'fs.path.invalid'],
       ['h\\..\\..', 'fs.path.invalid'],
-      ['h/a\0b', 'fs.path.invalid'],
+      // Control characters are refused by the request layer for every body before any schema.
+      ['h/a\0b', 'request.body.invalid'],
       ['h//ok.txt', 'fs.path.invalid'],
       ['.cellar-trash', 'fs.path.reserved'],
       ['h/.cellar-upload-x', 'fs.path.reserved'],

@@ -150,6 +150,7 @@ export const filesRoutes = {
       'fs.entry.exists',
       'fs.entry.is_folder',
       'fs.upload.incomplete',
+      'fs.space.insufficient',
       'request.body.too_large',
     ],
   }),

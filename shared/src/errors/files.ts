@@ -21,4 +21,6 @@ export const filesErrors = defineErrors({
   'fs.range.not_satisfiable': { status: 416, title: 'The requested byte range lies outside the file', params: ['size'] },
   'fs.cursor.invalid': { status: 400, title: 'The cursor does not belong to this listing' },
   'fs.upload.incomplete': { status: 400, title: 'The upload ended before its body was complete' },
+  // Out of space or over quota: a state of the share, not a fault of the client. needed is null when unknown (a chunked body).
+  'fs.space.insufficient': { status: 507, title: 'There is not enough space on the share', params: ['share', 'needed', 'free'] },
 });

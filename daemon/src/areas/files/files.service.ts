@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { FileEntry, FolderPage, ListQuery } from '../../../../shared/src/api/files.ts';
+import { maxUploadBytes, type FileEntry, type FolderPage, type ListQuery } from '../../../../shared/src/api/files.ts';
 import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -13,11 +13,14 @@ import { entryOf, targetStat } from './file-entry.ts';
 import type { ListingCache } from './listing-cache.ts';
 import { listPage, type FolderSnapshot } from './listing.ts';
 import { assertExists, assertFollowable, checkName, resolveInShare, type ResolvedPath } from './safe-path.ts';
+import { freeBytes, isOutOfSpace, spaceProblem } from './space.ts';
 import { receiveUpload } from './upload.ts';
 
 export interface FilesDeps {
   /** The share's folder when the caller holds `need` on it (throws fs.share.not_found / read_only). */
   shareFolder(principal: Principal, shareId: number, need: GrantLevel): Promise<string>;
+  /** The share's name, for the problems that name it (no room on it). */
+  shareName(shareId: number): Promise<string>;
   /** Snapshots of big folders for paging; every write here invalidates the folder it wrote into. */
   listings: ListingCache<FolderSnapshot>;
   logger: Logger;
@@ -160,7 +163,12 @@ export class FilesService {
     // Overwriting would replace the link itself, not follow it; refuse it all the same so a link out stays untouched.
     if (r.link === 'outside') throw new ProblemError('fs.path.outside_share');
     if (r.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: r.name });
-    await receiveUpload({ folder: r.parent, name: r.name, overwrite, body, declaredLength });
+    const noRoom = async (needed: number | null) => spaceProblem(r.parent, await this.deps.shareName(shareId), needed);
+    // A body that cannot fit is refused before a byte is written (the space an overwritten file frees is not counted).
+    if (declaredLength !== null && declaredLength <= maxUploadBytes && declaredLength > (await freeBytes(r.parent))) throw await noRoom(declaredLength);
+    await receiveUpload({ folder: r.parent, name: r.name, overwrite, body, declaredLength }).catch(async (err: unknown) => {
+      throw isOutOfSpace(err) ? await noRoom(declaredLength) : err;
+    });
     this.deps.listings.invalidate(r.parent);
     this.deps.logger.info('file uploaded', { component: 'files', shareId, path: r.rel, overwrite });
     return this.entryOfResolved(await resolveInShare(r.root, r.rel));

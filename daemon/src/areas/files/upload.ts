@@ -8,6 +8,7 @@ import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { at, inParent } from '../../host/nofollow-fs.ts';
 import { uploadTempPrefix } from './safe-path.ts';
+import { isOutOfSpace } from './space.ts';
 
 export interface UploadTarget {
   /** Real path of the target folder (checked inside the share). */
@@ -90,7 +91,8 @@ async function receiveInto(dir: FileHandle, name: string, t: UploadTarget): Prom
     await syncFolder(dir);
   } catch (err) {
     await unlink(temp).catch(() => undefined);
-    if (err instanceof ProblemError) throw err;
+    // The disk or a quota ran full: the caller names the share and the space (space.ts); the client is not to blame.
+    if (err instanceof ProblemError || isOutOfSpace(err)) throw err;
     // The client went away or the body broke off: nothing is kept.
     if (t.body.destroyed || errno(err) === 'ECONNRESET' || errno(err) === 'ERR_STREAM_PREMATURE_CLOSE') throw new ProblemError('fs.upload.incomplete');
     throw err;

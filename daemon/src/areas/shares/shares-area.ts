@@ -47,7 +47,7 @@ export function createSharesArea(deps: SharesAreaDeps) {
     (await shares.requireAccess(principal, shareId, need)).hostPath;
   // Snapshots of big folders for paging; file operations and recycle bin jobs invalidate them through the daemon.
   const listings = new ListingCache<FolderSnapshot>();
-  const files = new FilesService({ shareFolder, listings, logger });
+  const files = new FilesService({ shareFolder, shareName: (id) => shares.nameOf(id), listings, logger });
   const folderWatches = new FolderWatches({
     shareFolder,
     mayRead: (p, id) => shares.mayRead(p, id),

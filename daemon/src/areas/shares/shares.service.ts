@@ -58,6 +58,11 @@ export class SharesService {
     return row;
   }
 
+  /** A share's name as people know it (problem params); the caller was checked already. */
+  async nameOf(shareId: number): Promise<string> {
+    return (await this.deps.models.shares.findByPk(shareId))?.name ?? String(shareId);
+  }
+
   /** Whether the caller may still read the share (topic re-checks). */
   async mayRead(principal: Principal, shareId: number): Promise<boolean> {
     const row = await this.deps.models.shares.findByPk(shareId);

@@ -4,6 +4,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
 import { copyInto } from '../files/operations/copy-entry.ts';
 import { ensureFolders } from '../files/operations/tree.ts';
+import { asSpaceProblem } from '../files/space.ts';
 import { parseRelPath, resolveInShare } from '../files/safe-path.ts';
 import { mountpointOf, shareRootOf } from './dataset-layout.ts';
 import { entryState, versionName, type FileVersionsService, type VersionShare } from './file-versions.service.ts';
@@ -54,7 +55,9 @@ export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContex
     // merged under overwrite, every path walked without following links, links kept only when they lead inside.
     const targetRoot = (await resolveInShare(share.hostPath, '')).root;
     const treeCtx = { signal: ctx.signal, addBytes: () => undefined, report: () => undefined, relOf: (abs: string) => path.relative(targetRoot, abs) };
-    await copyInto(source, parent, targetName, { ctx: treeCtx, onConflict: overwrite ? 'overwrite' : 'fail', targetRoot });
+    await copyInto(source, parent, targetName, { ctx: treeCtx, onConflict: overwrite ? 'overwrite' : 'fail', targetRoot }).catch((err: unknown) =>
+      asSpaceProblem(err, parent, share.name, state.size),
+    );
     return [parentRel, targetName].filter((s) => s !== '').join('/');
   });
   ctx.progress(1, 1, 'entries');

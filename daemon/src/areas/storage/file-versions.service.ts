@@ -15,6 +15,7 @@ export const versionRestoreJob = 'files.versions.restore';
 
 /** A share as versions need it, after the caller's access was checked. */
 export interface VersionShare {
+  name: string;
   hostPath: string;
   dataset: string | null;
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { LogEntry } from '../../../../shared/src/api/logs.ts';
-import { defaultFilters, entryMatches, formatBytes, isLive, requestIdOfRoute, routeOfRequest, timeRange, toQuery, type LogFilters } from './log-query.ts';
+import { formatBytes } from '../../lib/bytes.ts';
+import { defaultFilters, entryMatches, isLive, requestIdOfRoute, routeOfRequest, timeRange, toQuery, type LogFilters } from './log-query.ts';
 
 const now = Date.UTC(2026, 10, 22, 12, 0, 0);
 const filters = (f: Partial<LogFilters>): LogFilters => ({ ...defaultFilters(), ...f });

@@ -75,6 +75,22 @@ describe('web i18n', () => {
     expect(errorMessage('en', new Error('boom'))).to.equal(en['error.unknown']);
   });
 
+  it('says a full share with its name and sizes, and without the needed size when it is not known', () => {
+    const problem = (needed: number | null) =>
+      ({
+        type: '',
+        title: 'There is not enough space on the share',
+        status: 507,
+        detail: '',
+        code: 'fs.space.insufficient',
+        requestId: 'r',
+        params: { share: 'Photos', needed, free: 20_866_662 },
+      }) as const;
+    expect(problemMessage('en', problem(40 * 1024 ** 2))).to.equal('Not enough space on Photos: 40 MiB needed, 19.9 MiB free.');
+    expect(problemMessage('de', problem(40 * 1024 ** 2))).to.equal('Nicht genug Platz auf Photos: 40 MiB benötigt, 19,9 MiB frei.');
+    expect(problemMessage('en', problem(null))).to.equal('Not enough space on Photos: 19.9 MiB free.');
+  });
+
   it("picks the user's language, else the browser's first offered, else the system's", () => {
     expect(pickLanguage('de', ['en-US'], 'en')).to.equal('de');
     expect(pickLanguage(null, ['fr-FR', 'de-AT', 'en'], 'en')).to.equal('de');

@@ -1,6 +1,7 @@
 import { languages, type Language } from '../../../../shared/src/api/system.ts';
 import { ApiError } from '../../../../shared/src/client.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
+import { formatBytes } from '../bytes.ts';
 import { deMessages as de, enMessages as en } from './dictionaries.ts';
 
 export type MessageKey = keyof typeof en;
@@ -28,12 +29,26 @@ function isMessageKey(key: string): key is MessageKey {
  * know yet, or a translation whose values the problem lacks) the server's own detail or title.
  */
 export function problemMessage(language: Language, problem: ProblemDetails): string {
-  const key = `error.${problem.code}`;
-  if (isMessageKey(key)) {
-    const text = format(language, key, problem.params);
+  const params = withSizes(language, problem.params ?? {});
+  // The full sentence, else its short form for a problem without some values (a size not known in advance).
+  for (const key of [`error.${problem.code}`, `error.${problem.code}.short`]) {
+    if (!isMessageKey(key)) continue;
+    const text = format(language, key, params);
     if (!unfilled.test(text)) return text;
   }
   return problem.detail || problem.title;
+}
+
+/** Problem params that are sizes in bytes, shown as people read them ("19.9 MiB"). */
+const sizeParams = new Set(['needed', 'free']);
+
+function withSizes(language: Language, params: MessageParams): MessageParams {
+  const out: MessageParams = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === null) continue;
+    out[name] = sizeParams.has(name) && typeof value === 'number' ? formatBytes(value, language) : value;
+  }
+  return out;
 }
 
 /** A readable message for anything an API call threw. */

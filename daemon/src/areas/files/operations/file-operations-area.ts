@@ -18,7 +18,7 @@ export interface FileOperationsAreaDeps {
   logger: Logger;
   jobs: Pick<JobEngine, 'register' | 'enqueue'>;
   scheduler: Pick<Scheduler, 'every'>;
-  shares: Pick<SharesService, 'requireAccess' | 'details'>;
+  shares: Pick<SharesService, 'requireAccess' | 'details' | 'nameOf'>;
   /** The thumbnails area's hook: drops cached thumbnails of an entry and everything below it. */
   forgetThumbnails(shareId: number, rel: string): Promise<unknown>;
   /** The files area's hook: drops listing snapshots of a folder (and below) the jobs wrote into. */
@@ -55,7 +55,15 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
   const shareRoot = async (shareId: number) => (await shares.requireAccess(jobPrincipal, shareId, 'readWrite')).hostPath;
   jobs.register(
     operationJobKind,
-    operationJob({ shareRoot, bin: { rows, clock }, logger, forget, folderChanged: deps.folderChanged, arrived: deps.entriesArrived }),
+    operationJob({
+      shareRoot,
+      shareName: (id) => shares.nameOf(id),
+      bin: { rows, clock },
+      logger,
+      forget,
+      folderChanged: deps.folderChanged,
+      arrived: deps.entriesArrived,
+    }),
   );
   for (const [kind, definition] of Object.entries(
     trashJobs({ rows, shareRoot, logger, forget, folderChanged: deps.folderChanged, arrived: deps.entriesArrived }),

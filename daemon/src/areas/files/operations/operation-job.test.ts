@@ -15,6 +15,7 @@ describe('file operation job: entries arriving in another share', () => {
   const run = (params: Omit<OperationJobParams, 'permanent' | 'username'>) =>
     operationJob({
       shareRoot: async (id) => shares[id] as string,
+      shareName: async (id) => `share ${id}`,
       bin: { rows: null as unknown as typeof TrashRow, clock: { now: () => new Date() } as never },
       logger,
       forget: async () => undefined,

@@ -5,6 +5,7 @@ import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { lstat, removeTree } from '../../../host/nofollow-fs.ts';
 import { assertExists, assertFollowable, isInside, resolveInShare, type ResolvedPath } from '../safe-path.ts';
+import { asSpaceProblem } from '../space.ts';
 import { moveIntoBin, type BinDeps } from '../trash/trash-bin.ts';
 import { copyInto } from './copy-entry.ts';
 import { moveInto } from './move-entry.ts';
@@ -25,6 +26,8 @@ export interface OperationJobParams {
 export interface OperationJobDeps {
   /** The real folder of a share (access was checked when the job was asked for). */
   shareRoot(shareId: number): Promise<string>;
+  /** A share's name, for the problem of a share without room. */
+  shareName(shareId: number): Promise<string>;
   bin: BinDeps;
   logger: Logger;
   /** Drops cached thumbnails of an entry that is gone or replaced (the thumbnails area's hook). */
@@ -122,20 +125,25 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
   }
   const options = { ctx, onConflict: p.onConflict, targetRoot };
   const arrived: string[] = [];
-  for (const { ref, r } of sources) {
-    let dest: string | null;
-    try {
-      dest = p.op === 'copy' ? await copyInto(r.full, folder, r.name, options) : await moveInto(r.full, folder, r.name, options);
-    } finally {
-      // Merged folders are written deep: the target's snapshots and those below it go; a move empties the source's folder.
-      deps.folderChanged(folder);
-      if (p.op === 'move') deps.folderChanged(r.parent);
+  try {
+    for (const { ref, r } of sources) {
+      let dest: string | null;
+      try {
+        dest = p.op === 'copy' ? await copyInto(r.full, folder, r.name, options) : await moveInto(r.full, folder, r.name, options);
+      } finally {
+        // Merged folders are written deep: the target's snapshots and those below it go; a move empties the source's folder.
+        deps.folderChanged(folder);
+        if (p.op === 'move') deps.folderChanged(r.parent);
+      }
+      const outcome = dest === null ? 'skipped' : p.op === 'copy' ? 'copied' : 'moved';
+      result.entries.push({ source: ref, outcome, target: dest === null ? null : located(dest) });
+      if (p.op === 'move') await deps.forget(ref.shareId, r.rel);
+      if (p.op === 'move' && dest !== null && ref.shareId !== target.shareId) arrived.push(dest);
+      if (dest !== null && p.onConflict === 'overwrite') await deps.forget(target.shareId, located(dest).path);
     }
-    const outcome = dest === null ? 'skipped' : p.op === 'copy' ? 'copied' : 'moved';
-    result.entries.push({ source: ref, outcome, target: dest === null ? null : located(dest) });
-    if (p.op === 'move') await deps.forget(ref.shareId, r.rel);
-    if (p.op === 'move' && dest !== null && ref.shareId !== target.shareId) arrived.push(dest);
-    if (dest !== null && p.onConflict === 'overwrite') await deps.forget(target.shareId, located(dest).path);
+  } catch (err) {
+    // The target ran full or over its quota: the job's error names the share and the space.
+    await asSpaceProblem(err, folder, await deps.shareName(target.shareId), total);
   }
   if (arrived.length > 0) deps.arrived(target.shareId, arrived);
   deps.logger.info(p.op === 'copy' ? 'files copied' : 'files moved', {
