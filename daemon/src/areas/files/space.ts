@@ -1,10 +1,16 @@
 import { statfs } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { ProblemError } from '../../core/problem-error.ts';
 
-/** ENOSPC (the file system is full) and EDQUOT (a quota is reached) are the same state for a person: no room on this share. */
+const outOfSpace = new Set([constants.errno.ENOSPC, constants.errno.EDQUOT]);
+
+/**
+ * ENOSPC (the file system is full) and EDQUOT (a quota is reached) are the same state for a
+ * person: no room on this share. By number: libuv names no EDQUOT ("Unknown system error -122").
+ */
 export function isOutOfSpace(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOSPC' || code === 'EDQUOT';
+  const errno = (err as NodeJS.ErrnoException | null)?.errno;
+  return typeof errno === 'number' && outOfSpace.has(-errno);
 }
 
 /** Bytes an unprivileged writer may still use in the file system of `folder` (on ZFS a dataset's quota included). */
