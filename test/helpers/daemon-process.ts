@@ -50,8 +50,14 @@ export async function startDaemonProcess(options: { env?: Record<string, string>
   };
 }
 
+export interface AdminCaller {
+  (method: string, urlPath: string, body?: unknown): Promise<Response>;
+  /** The session cookie and CSRF token, for a request made some other way (a slow upload over node:http). */
+  headers(): Record<string, string>;
+}
+
 /** Signs the administrator in over plain fetch: answers a caller that sends the cookie and CSRF token. */
-export async function adminCaller(base: string): Promise<(method: string, urlPath: string, body?: unknown) => Promise<Response>> {
+export async function adminCaller(base: string): Promise<AdminCaller> {
   const login = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -63,10 +69,12 @@ export async function adminCaller(base: string): Promise<(method: string, urlPat
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  return (method, urlPath, body) =>
+  const headers = () => ({ Cookie: cookie, 'X-CSRF-Token': user.csrfToken });
+  const call = (method: string, urlPath: string, body?: unknown) =>
     fetch(base + urlPath, {
       method,
-      headers: { Cookie: cookie, 'X-CSRF-Token': user.csrfToken, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: { ...headers(), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  return Object.assign(call, { headers });
 }

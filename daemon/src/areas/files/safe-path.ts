@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,23 @@ import { lstat } from '../../host/nofollow-fs.ts';
 export const trashFolderName = '.cellar-trash';
 /** Uploads in progress live under this prefix until their body is complete. */
 export const uploadTempPrefix = '.cellar-upload-';
+
+/**
+ * This process's mark in the names of its temporaries. Uploads and copies write under
+ * `.cellar-upload-<mark>-<random>` and rename into place; a daemon killed mid-way (kill -9, a
+ * power cut) leaves its temporaries behind, hidden from listings and SMB yet filling the share.
+ * The mark tells them from the ones this daemon is writing now, without a registry.
+ */
+const processMark = randomBytes(4).toString('hex');
+
+export function temporaryName(): string {
+  return `${uploadTempPrefix}${processMark}-${randomBytes(12).toString('hex')}`;
+}
+
+/** A temporary this daemon made (live, or left by a bug); anything else under the prefix is a dead daemon's. */
+export function isOwnTemporary(name: string): boolean {
+  return name.startsWith(`${uploadTempPrefix}${processMark}-`);
+}
 
 /** Names the box keeps for itself in every folder of a share. */
 export function isReservedName(name: string): boolean {

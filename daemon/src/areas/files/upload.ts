@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { at, inParent } from '../../host/nofollow-fs.ts';
-import { uploadTempPrefix } from './safe-path.ts';
+import { temporaryName } from './safe-path.ts';
 import { isOutOfSpace } from './space.ts';
 
 export interface UploadTarget {
@@ -64,7 +63,7 @@ export async function receiveUpload(t: UploadTarget): Promise<void> {
 }
 
 async function receiveInto(dir: FileHandle, name: string, t: UploadTarget): Promise<void> {
-  const temp = at(dir, `${uploadTempPrefix}${randomBytes(12).toString('hex')}`);
+  const temp = at(dir, temporaryName());
   const counter = byteCounter(maxUploadBytes);
   // O_EXCL and O_NOFOLLOW: the temporary name is ours alone and never a planted link.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;

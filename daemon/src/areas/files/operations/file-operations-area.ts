@@ -10,6 +10,7 @@ import { initTrashModel } from '../trash/trash.model.ts';
 import { purgeTrash, trashPurgeIntervalMs, trashPurgeTask } from '../trash/trash-purge.ts';
 import { TrashService } from '../trash/trash.service.ts';
 import { operationJob, operationJobKind } from './operation-job.ts';
+import { sweepTemporaries, temporariesSweepIntervalMs, temporariesSweepTask } from '../temporaries.ts';
 import { OperationsService } from './operations.service.ts';
 
 export interface FileOperationsAreaDeps {
@@ -72,6 +73,17 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
   deps.scheduler.every(trashPurgeTask, trashPurgeIntervalMs, (signal) => purgeTrash({ rows, clock, logger, shares: () => shares.details() }, signal), {
     delayFirst: true,
   });
+  // Also at start (no delay): what a killed daemon left behind goes before anybody misses the space.
+  deps.scheduler.every(temporariesSweepTask, temporariesSweepIntervalMs, (signal) =>
+    sweepTemporaries(
+      {
+        logger,
+        now: () => clock.now(),
+        roots: async () => (await shares.details()).flatMap((s) => (s.hostPath === null ? [] : [s.hostPath])),
+      },
+      signal,
+    ),
+  );
   const operations = new OperationsService({
     shareFolder: async (principal, shareId, need) => (await shares.requireAccess(principal, shareId, need)).hostPath,
     enqueue: (params, userId) => jobs.enqueue(operationJobKind, params, userId),

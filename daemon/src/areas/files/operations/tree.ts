@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { lstat, mkdir, readdir } from '../../../host/nofollow-fs.ts';
-import { assertFollowable, isInside, isReservedName, resolveInShare, uploadTempPrefix } from '../safe-path.ts';
+import { assertFollowable, isInside, isReservedName, resolveInShare, temporaryName } from '../safe-path.ts';
 
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
@@ -32,7 +31,7 @@ export interface TreeContext {
 
 /** A hidden name in `folder` for an entry being written: reserved, so never listed, addressed or copied. */
 export function tempPath(folder: string): string {
-  return path.join(folder, `${uploadTempPrefix}${randomBytes(12).toString('hex')}`);
+  return path.join(folder, temporaryName());
 }
 
 /** The children of a folder that belong to users: the box's own reserved entries are never copied or moved. */
