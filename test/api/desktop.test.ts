@@ -43,7 +43,9 @@ describe('desktop: state, appearance, items and window preferences', () => {
       await expectProblem(admin.api.desktop.get({ headers: device(bad) }), 'desktop.device.invalid', 400);
     }
     const state = await admin.api.desktop.get({ headers: laptop });
-    expect(state).to.deep.include({ deviceId: 'laptop-0001', layout: null, layoutVersion: 0, items: [], windowPreferences: [] });
+    expect(state).to.deep.include({ deviceId: 'laptop-0001', layout: null, layoutVersion: 0, windowPreferences: [] });
+    // A new user's first desktop holds the apps they may open; the web arranges them.
+    expect(state.items.map((i) => [i.kind, i.appId, i.label])).to.deep.equal(coreApps.map((a) => ['app', a.id, a.title.en]));
     expect(state.appearance).to.deep.equal({ accentColor: '#2f6fdf', wallpaper: 'aurora' });
   });
 
@@ -90,7 +92,17 @@ describe('desktop: state, appearance, items and window preferences', () => {
       [item.id, 1],
       [folder.id, 1],
     ]);
-    expect(await alice.api.desktop.listItems()).to.deep.equal([]);
+    expect((await alice.api.desktop.listItems()).map((i) => i.appId)).to.deep.equal(['org.service.files']);
+  });
+
+  it('puts the apps on a first desktop once, in the user’s language, and removed icons stay removed', async () => {
+    const gretaId = await insertUser(box, 'greta', 'greta password 1');
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE id = ?", { replacements: [gretaId] });
+    const greta = await box.signIn('greta', 'greta password 1');
+    const first = (await greta.api.desktop.get({ headers: laptop })).items;
+    expect(first.map((i) => [i.appId, i.label])).to.deep.equal([['org.service.files', 'Dateien']]);
+    for (const item of first) await greta.request('DELETE', `/api/desktop/items/${item.id}`, { headers: { 'If-Match': `"${item.version}"` } });
+    expect((await greta.api.desktop.get({ headers: phone })).items).to.deep.equal([]);
   });
 
   it('refuses items whose fields do not fit their kind or are malformed', async () => {

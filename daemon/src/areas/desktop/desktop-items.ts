@@ -2,13 +2,15 @@ import type { DesktopItem, DesktopItemChange, NewDesktopItem } from '../../../..
 import type { DesktopEvent } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { DesktopItemRow } from './desktop.model.ts';
+import { UniqueConstraintError } from 'sequelize';
+import type { DesktopItemRow, DesktopSeededRow } from './desktop.model.ts';
 
 /** Enough for any real desktop; keeps one account from filling the database. */
 export const maxDesktopItems = 500;
 
 export interface DesktopItemsDeps {
   items: typeof DesktopItemRow;
+  seeded: typeof DesktopSeededRow;
   clock: Clock;
   /** Told of every committed change, for the user's other tabs and devices. */
   changed: (userId: number, event: DesktopEvent) => void;
@@ -50,6 +52,20 @@ export class DesktopItems {
       order: [['id', 'ASC']],
     });
     return rows.map(toItem);
+  }
+
+  /**
+   * A new user's first desktop shows the apps they may open (DSM does), still removable: done once
+   * per user. The row is claimed first, so two tabs loading at once seed it once.
+   */
+  async seedOnce(userId: number, apps: readonly { id: string; label: string }[]): Promise<void> {
+    try {
+      await this.deps.seeded.create({ userId, seededAt: isoAt(this.deps.clock) });
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) return;
+      throw err;
+    }
+    for (const app of apps) await this.create(userId, { kind: 'app', label: app.label, appId: app.id });
   }
 
   async create(userId: number, item: NewDesktopItem): Promise<DesktopItem> {

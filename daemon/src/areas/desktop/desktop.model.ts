@@ -44,8 +44,15 @@ export class WindowPreferenceRow extends Model {
   declare updatedAt: string;
 }
 
+/** A user whose desktop got the icons of their apps once. */
+export class DesktopSeededRow extends Model {
+  declare userId: number;
+  declare seededAt: string;
+}
+
 export interface DesktopModels {
   items: typeof DesktopItemRow;
+  seeded: typeof DesktopSeededRow;
   layouts: typeof DesktopLayoutRow;
   appearances: typeof DesktopAppearanceRow;
   windowPreferences: typeof WindowPreferenceRow;
@@ -118,8 +125,14 @@ export function initDesktopModels(sequelize: Sequelize): DesktopModels {
       indexes: [{ unique: true, fields: ['user_id', 'app_id'] }],
     },
   );
+  const DesktopSeededRowBound = class extends DesktopSeededRow {};
+  DesktopSeededRowBound.init(
+    { userId: { type: DataTypes.INTEGER, primaryKey: true }, seededAt: { type: DataTypes.TEXT, allowNull: false } },
+    { sequelize, tableName: 'desktop_seeded', modelName: 'DesktopSeededRow' },
+  );
   return {
     items: DesktopItemRowBound,
+    seeded: DesktopSeededRowBound,
     layouts: DesktopLayoutRowBound,
     appearances: DesktopAppearanceRowBound,
     windowPreferences: WindowPreferenceRowBound,

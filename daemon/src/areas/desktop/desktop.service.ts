@@ -9,6 +9,7 @@ import {
   type WindowPreferenceRequest,
 } from '../../../../shared/src/api/desktop.ts';
 import { coreAppsFor, type AppCaller } from '../../../../shared/src/apps.ts';
+import type { Language } from '../../../../shared/src/api/system.ts';
 import type { DesktopEvent, DesktopSnapshot } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -28,6 +29,8 @@ export interface DesktopDeps {
 /** The signed-in caller as the desktop needs it: who, and which apps they may open. */
 export interface DesktopCaller extends AppCaller {
   id: number;
+  /** Labels of the first desktop's icons are in the user's language. */
+  language: Language;
 }
 
 function toPreference(row: WindowPreferenceRow): WindowPreference {
@@ -50,6 +53,7 @@ export class DesktopService {
   constructor(private readonly deps: DesktopDeps) {
     this.items = new DesktopItems({
       items: deps.models.items,
+      seeded: deps.models.seeded,
       clock: deps.clock,
       changed: deps.publish,
     });
@@ -61,6 +65,11 @@ export class DesktopService {
   }
 
   async state(caller: DesktopCaller, deviceId: string): Promise<DesktopState> {
+    const mayOpen = coreAppsFor(caller);
+    await this.items.seedOnce(
+      caller.id,
+      mayOpen.map((app) => ({ id: app.id, label: app.title[caller.language] })),
+    );
     const [appearance, layout, items, windowPreferences] = await Promise.all([
       this.appearance(caller.id),
       this.layouts.current(caller.id, deviceId),
@@ -68,7 +77,7 @@ export class DesktopService {
       this.windowPreferences(caller.id),
     ]);
     // Read from the caller's rights of this request, so a grant change shows at the next load.
-    const apps: DesktopApp[] = coreAppsFor(caller).map(({ id, icon, title, defaultWindow }) => ({
+    const apps: DesktopApp[] = mayOpen.map(({ id, icon, title, defaultWindow }) => ({
       id,
       icon,
       title: { ...title },

@@ -16,4 +16,5 @@ export const migrations: MigrationSet = {
   '20261122100000-trash': () => import('./20261122100000-trash.ts'),
   '20261122110000-storage-homes': () => import('./20261122110000-storage-homes.ts'),
   '20261122150000-system-settings': () => import('./20261122150000-system-settings.ts'),
+  '20261125000000-desktop-seeded': () => import('./20261125000000-desktop-seeded.ts'),
 };
