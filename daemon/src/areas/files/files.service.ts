@@ -163,9 +163,11 @@ export class FilesService {
     // Overwriting would replace the link itself, not follow it; refuse it all the same so a link out stays untouched.
     if (r.link === 'outside') throw new ProblemError('fs.path.outside_share');
     if (r.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: r.name });
-    const noRoom = async (needed: number | null) => spaceProblem(r.parent, await this.deps.shareName(shareId), needed);
+    // Space is read at the share's root, which no share user can swap for a link (its folders they can).
+    const noRoom = async (needed: number | null) => spaceProblem(r.root, await this.deps.shareName(shareId), needed);
     // A body that cannot fit is refused before a byte is written (the space an overwritten file frees is not counted).
-    if (declaredLength !== null && declaredLength <= maxUploadBytes && declaredLength > (await freeBytes(r.parent))) throw await noRoom(declaredLength);
+    const free = await freeBytes(r.root).catch(() => Infinity);
+    if (declaredLength !== null && declaredLength <= maxUploadBytes && declaredLength > free) throw await noRoom(declaredLength);
     await receiveUpload({ folder: r.parent, name: r.name, overwrite, body, declaredLength }).catch(async (err: unknown) => {
       throw isOutOfSpace(err) ? await noRoom(declaredLength) : err;
     });
