@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { errorCatalog, problemType, type ProblemDetails } from '../../../shared/src/errors/index.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { KeyedLimiter } from '../core/keyed-limiter.ts';
@@ -76,8 +76,28 @@ export function problemHandler(logger: Logger, clock: Clock = systemClock): Erro
       res.destroy();
       return;
     }
+    discardBody(req);
     sendProblem(res, problem);
   };
+}
+
+/** What of a refused body is read into the void: a client still sending it gets its answer; past this it is cut off. */
+const discardLimit = 8 * 1024 * 1024;
+
+/**
+ * A body refused before it was read (too large, a wrong route) would leave a client blocked
+ * writing it and never reading the answer. The rest is read and dropped up to a limit, and
+ * the connection closes after the answer.
+ */
+function discardBody(req: Request): void {
+  if (req.complete || req.readableEnded) return;
+  req.res?.setHeader('Connection', 'close');
+  let left = discardLimit;
+  req.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) req.socket.destroy();
+  });
+  req.resume();
 }
 
 function describe(err: unknown): Record<string, unknown> {
