@@ -15,7 +15,9 @@ export const bundlePath = path.join(outdir, 'main.js');
 export async function bundleDaemon() {
   await rm(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(repo, 'daemon/src/main.ts')],
+    // The user file worker is a program of its own: the daemon forks it once per user (host/share-fs).
+    entryPoints: [path.join(repo, 'daemon/src/main.ts'), path.join(repo, 'daemon/src/host/share-fs/user-fs-worker.ts')],
+    entryNames: '[name]',
     outdir,
     // Modules the daemon imports lazily (the OpenAPI generator, image rendering) stay separate
     // chunks, so the packages they import load on first use rather than at every start.

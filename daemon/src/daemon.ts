@@ -53,6 +53,9 @@ import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/lo
 import { poolArchive } from './areas/logs/pool-archive.ts';
 import { logTailTopic } from './areas/logs/logs.topic.ts';
 import { CommandRunner } from './host/command-runner.ts';
+import { daemonFs } from './host/share-fs/daemon-fs.ts';
+import type { ShareFsFor } from './host/share-fs/share-fs.ts';
+import { UserFsPool } from './host/share-fs/user-fs-pool.ts';
 import { boxDeployment } from './host/file-services/box-deployment.ts';
 import { FileServices } from './host/file-services/file-services.ts';
 import { fileServicesState } from './host/file-services/state-source.ts';
@@ -107,6 +110,11 @@ export interface DaemonOptions {
    * against zfs-fuse); loop devices, a small minimum disk size, the pools' mount root and import scan folders.
    */
   storage?: Partial<StorageOptions>;
+  /**
+   * Whether users' file reads and writes run in worker processes with their own uid, gid and
+   * groups; on by default on a box (accounts are real there). Needs root; tests with real accounts turn it on.
+   */
+  files?: { userIdentity?: boolean };
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -219,7 +227,21 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   topics.register(notificationsTopic(notifications));
   scheduleNotificationPrune(scheduler, notifications);
+  // The second wall behind the share checks: a user's file I/O in the user's own identity (host/share-fs).
+  const userFs =
+    (options.files?.userIdentity ?? config.mode === 'box') && process.getuid?.() === 0
+      ? new UserFsPool({
+          account: async (id) => {
+            const row = await userRows.findByPk(id);
+            return row ? { username: row.username, uid: row.uid } : null;
+          },
+          runner: new CommandRunner(logger, true),
+          logger,
+        })
+      : null;
+  const fsFor: ShareFsFor = async (userId) => (userFs && userId !== null ? userFs.forUser(userId) : daemonFs);
   const sharesArea = createSharesArea({
+    fsFor,
     db,
     mode: config.mode,
     dataDir: config.dataDir,
@@ -245,6 +267,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
   const fileOperations = createFileOperationsArea({
+    fsFor,
     db,
     clock,
     logger,
@@ -366,6 +389,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       await topics.close();
       sharesArea.folderWatches.close();
       await fileServices?.close();
+      userFs?.close();
       storage.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

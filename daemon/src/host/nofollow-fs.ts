@@ -25,7 +25,7 @@ const oPath = 0o10000000;
 // With O_PATH and O_NOFOLLOW a link is not followed; O_DIRECTORY then refuses it with ENOTDIR.
 const dirFlags = oPath | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-function errno(err: unknown): string | undefined {
+export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
@@ -167,7 +167,7 @@ export function link(from: string, to: string): Promise<void> {
 }
 
 /** Removes the entry `name` of an open folder and everything below it, descending by descriptors. */
-async function removeAt(dir: FileHandle, name: string): Promise<void> {
+export async function removeAt(dir: FileHandle, name: string): Promise<void> {
   const s = await fsp.lstat(at(dir, name)).catch((err: unknown) => {
     if (errno(err) === 'ENOENT') return null;
     throw err;

@@ -47,4 +47,4 @@ export const idParams = Joi.object<{ id: number }, true>({ id: id().required() }
 export const hostToolErrors = ['host.tool.missing'] as const;
 
 /** What any operation on a path inside a share can answer before it looks at the entry. */
-export const pathErrors = ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share'] as const;
+export const pathErrors = ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share', 'fs.entry.forbidden'] as const;

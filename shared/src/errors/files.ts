@@ -18,6 +18,7 @@ export const filesErrors = defineErrors({
   'fs.entry.not_folder': { status: 409, title: 'The entry is not a folder' },
   'fs.entry.not_file': { status: 409, title: 'The entry is not a file' },
   'fs.entry.is_folder': { status: 409, title: 'A folder cannot be replaced by a file' },
+  'fs.entry.forbidden': { status: 403, title: 'The file system of the share does not let you reach this entry' },
   'fs.range.not_satisfiable': { status: 416, title: 'The requested byte range lies outside the file', params: ['size'] },
   'fs.cursor.invalid': { status: 400, title: 'The cursor does not belong to this listing' },
   'fs.upload.incomplete': { status: 400, title: 'The upload ended before its body was complete' },

@@ -1,12 +1,11 @@
 import { constants } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { maxUploadBytes, type FileEntry, type FolderPage, type ListQuery } from '../../../../shared/src/api/files.ts';
 import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
-import { at, inParent, mkdir, open } from '../../host/nofollow-fs.ts';
+import { at, type ShareFs, type ShareFsFor } from '../../host/share-fs/share-fs.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { entryOf, targetStat } from './file-entry.ts';
@@ -24,6 +23,12 @@ export interface FilesDeps {
   /** Snapshots of big folders for paging; every write here invalidates the folder it wrote into. */
   listings: ListingCache<FolderSnapshot>;
   logger: Logger;
+  /**
+   * The identity file contents are read and written in: the caller's own (a worker with the
+   * user's uid on a box), so a path the checks here missed still reaches only what the user may.
+   * Listings and entry details read metadata in the daemon's identity.
+   */
+  fsFor: ShareFsFor;
 }
 
 /** An open file ready to be sent: the handle was opened with O_NOFOLLOW on the checked path. */
@@ -76,7 +81,7 @@ export class FilesService {
     if (r.rel === '') throw new ProblemError('fs.entry.exists', { name: '' });
     try {
       // mkdir never follows a link in the last segment: an existing link is EEXIST too.
-      await mkdir(r.full, 0o777);
+      await (await this.fsOf(principal)).mkdir(r.full, 0o777);
     } catch (err) {
       if (errno(err) === 'EEXIST') throw new ProblemError('fs.entry.exists', { name: r.name });
       if (errno(err) === 'ENOTDIR') throw new ProblemError('fs.entry.not_folder');
@@ -100,23 +105,24 @@ export class FilesService {
     if (r.rel === '') throw new ProblemError('fs.path.invalid', { reason: 'shareRoot' });
     const own = assertExists(r);
     const exists = () => new ProblemError('fs.entry.exists', { name: newName });
+    const fs = await this.fsOf(principal);
     // Every step relative to one descriptor of the folder: a swap of the folder meanwhile cannot split them.
-    await inParent(r.full, async (dir, name) => {
+    await fs.inParent(r.full, async (dir, name) => {
       const [from, to] = [at(dir, name), at(dir, newName)];
       const checkedRename = async () => {
         if (
-          await fsp.lstat(to).then(
+          await fs.lstat(to).then(
             () => true,
             () => false,
           )
         )
           throw exists();
-        await fsp.rename(from, to).catch((err: unknown) => {
+        await fs.rename(from, to).catch((err: unknown) => {
           throw ['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes(errno(err) ?? '') ? exists() : err;
         });
       };
       if (own.isDirectory()) return checkedRename();
-      const linked = await fsp.link(from, to).then(
+      const linked = await fs.link(from, to).then(
         () => true,
         (err: unknown) => {
           if (errno(err) === 'EEXIST') throw exists();
@@ -125,7 +131,7 @@ export class FilesService {
           throw err;
         },
       );
-      if (linked) await fsp.unlink(from);
+      if (linked) await fs.unlink(from);
       else await checkedRename();
     });
     this.deps.listings.invalidate(r.parent);
@@ -142,7 +148,7 @@ export class FilesService {
     assertFollowable(r);
     let handle: FileHandle;
     try {
-      handle = await open(r.target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await (await this.fsOf(principal)).open(r.target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (err) {
       if (errno(err) === 'ELOOP') throw new ProblemError('fs.path.outside_share');
       if (errno(err) === 'ENOENT') throw new ProblemError('fs.entry.not_found');
@@ -168,12 +174,16 @@ export class FilesService {
     // A body that cannot fit is refused before a byte is written (the space an overwritten file frees is not counted).
     const free = await freeBytes(r.root).catch(() => Infinity);
     if (declaredLength !== null && declaredLength <= maxUploadBytes && declaredLength > free) throw await noRoom(declaredLength);
-    await receiveUpload({ folder: r.parent, name: r.name, overwrite, body, declaredLength }).catch(async (err: unknown) => {
+    await receiveUpload(await this.fsOf(principal), { folder: r.parent, name: r.name, overwrite, body, declaredLength }).catch(async (err: unknown) => {
       throw isOutOfSpace(err) ? await noRoom(declaredLength) : err;
     });
     this.deps.listings.invalidate(r.parent);
     this.deps.logger.info('file uploaded', { component: 'files', shareId, path: r.rel, overwrite });
     return this.entryOfResolved(await resolveInShare(r.root, r.rel));
+  }
+
+  private fsOf(principal: Principal): Promise<ShareFs> {
+    return this.deps.fsFor(principal.id);
   }
 
   private async resolve(principal: Principal, shareId: number, rel: string, need: GrantLevel): Promise<ResolvedPath> {

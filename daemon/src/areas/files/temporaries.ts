@@ -5,6 +5,7 @@ import type { Logger } from '../../core/logger.ts';
 import { at, removeTree, withDir } from '../../host/nofollow-fs.ts';
 import { treeBytes } from './operations/tree.ts';
 import { isOwnTemporary, uploadTempPrefix } from './safe-path.ts';
+import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 
 export const temporariesSweepTask = 'files.temporaries.sweep';
 export const temporariesSweepIntervalMs = 24 * 3600_000;
@@ -37,7 +38,7 @@ async function sweepFolder(folder: string, deps: SweepDeps, found: Found, signal
     signal.throwIfAborted();
     const full = path.join(folder, entry.name);
     if (await leftover(full, entry.name, deps.now())) {
-      const bytes = await treeBytes(full).catch(() => 0);
+      const bytes = await treeBytes(daemonFs, full).catch(() => 0);
       await removeTree(full);
       found.count++;
       found.bytes += bytes;

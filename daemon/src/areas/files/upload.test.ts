@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { receiveUpload } from './upload.ts';
+import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 
 interface SyncSeen {
   folder: boolean;
@@ -49,7 +50,13 @@ describe('receiveUpload durability', () => {
     it(`syncs the whole file before it gets its name, then the folder (overwrite ${overwrite})`, async () => {
       const target = path.join(folder, 'big.bin');
       const seen = await watchSyncs(target, () =>
-        receiveUpload({ folder, name: 'big.bin', overwrite, body: Readable.from([body.subarray(0, 1000), body.subarray(1000)]), declaredLength: body.length }),
+        receiveUpload(daemonFs, {
+          folder,
+          name: 'big.bin',
+          overwrite,
+          body: Readable.from([body.subarray(0, 1000), body.subarray(1000)]),
+          declaredLength: body.length,
+        }),
       );
       expect(seen[0]).to.deep.equal({ folder: false, size: body.length, targetExists: false });
       expect(seen.some((s) => s.folder && s.targetExists)).to.equal(true);
@@ -63,9 +70,11 @@ describe('receiveUpload durability', () => {
     const target = path.join(folder, 'short.bin');
     let refused: unknown;
     const seen = await watchSyncs(target, () =>
-      receiveUpload({ folder, name: 'short.bin', overwrite: false, body: Readable.from([body.subarray(0, 10)]), declaredLength: 20 }).catch((err: unknown) => {
-        refused = err;
-      }),
+      receiveUpload(daemonFs, { folder, name: 'short.bin', overwrite: false, body: Readable.from([body.subarray(0, 10)]), declaredLength: 20 }).catch(
+        (err: unknown) => {
+          refused = err;
+        },
+      ),
     );
     expect((refused as { code?: string }).code).to.equal('fs.upload.incomplete');
     expect(seen).to.deep.equal([]);

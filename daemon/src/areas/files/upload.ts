@@ -1,11 +1,10 @@
 import { constants } from 'node:fs';
-import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { at, inParent } from '../../host/nofollow-fs.ts';
+import { at, type Folder, type ShareFs } from '../../host/share-fs/share-fs.ts';
 import { temporaryName } from './safe-path.ts';
 import { isOutOfSpace } from './space.ts';
 
@@ -21,16 +20,6 @@ export interface UploadTarget {
 
 /** Lets up to 1 MiB of the body queue while a write runs, so queued chunks go down in one writev. */
 const writeChunkBytes = 1024 * 1024;
-
-/** The new name itself is durable only once its folder's entry is on disk too. */
-async function syncFolder(dir: FileHandle): Promise<void> {
-  const handle = await open(at(dir), constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
@@ -55,19 +44,19 @@ function byteCounter(limit: number): Transform & { bytes: number } {
  * or an aborted request removes the temporary file: nothing partial ever appears.
  * Without overwrite the name is taken with link(), which fails atomically when it exists.
  */
-export async function receiveUpload(t: UploadTarget): Promise<void> {
+export async function receiveUpload(fs: ShareFs, t: UploadTarget): Promise<void> {
   if (t.declaredLength !== null && t.declaredLength > maxUploadBytes) throw new ProblemError('request.body.too_large', { limit: maxUploadBytes });
   // The folder is held by its descriptor for the whole upload: every step below happens in that very folder,
   // even when a share user swaps its name for a link meanwhile.
-  await inParent(path.join(t.folder, t.name), (dir, name) => receiveInto(dir, name, t));
+  await fs.inParent(path.join(t.folder, t.name), (dir, name) => receiveInto(fs, dir, name, t));
 }
 
-async function receiveInto(dir: FileHandle, name: string, t: UploadTarget): Promise<void> {
+async function receiveInto(fs: ShareFs, dir: Folder, name: string, t: UploadTarget): Promise<void> {
   const temp = at(dir, temporaryName());
   const counter = byteCounter(maxUploadBytes);
   // O_EXCL and O_NOFOLLOW: the temporary name is ours alone and never a planted link.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const handle = await open(temp, flags, 0o666);
+  const handle = await fs.open(temp, flags, 0o666);
   // autoClose off: the handle must stay open after the last write for the fsync below.
   const sink = handle.createWriteStream({ autoClose: false, highWaterMark: writeChunkBytes });
   try {
@@ -78,18 +67,19 @@ async function receiveInto(dir: FileHandle, name: string, t: UploadTarget): Prom
     await handle.sync();
     const target = at(dir, name);
     if (t.overwrite) {
-      await rename(temp, target).catch((err: unknown) => {
+      await fs.rename(temp, target).catch((err: unknown) => {
         throw errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' ? new ProblemError('fs.entry.is_folder') : err;
       });
     } else {
-      await link(temp, target).catch((err: unknown) => {
+      await fs.link(temp, target).catch((err: unknown) => {
         throw errno(err) === 'EEXIST' ? new ProblemError('fs.entry.exists', { name: t.name }) : err;
       });
-      await unlink(temp);
+      await fs.unlink(temp);
     }
-    await syncFolder(dir);
+    // The new name itself is durable only once its folder's entry is on disk too.
+    await fs.syncFolder(at(dir));
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
     // The disk or a quota ran full: the caller names the share and the space (space.ts); the client is not to blame.
     if (err instanceof ProblemError || isOutOfSpace(err)) throw err;
     // The client went away or the body broke off: nothing is kept.

@@ -11,6 +11,7 @@ import { ShareAccessResolver } from './share-access.ts';
 import { initShareModels } from './share.model.ts';
 import { SharesService, type ShareUser } from './shares.service.ts';
 import { sharesListTopic } from './shares-topic.ts';
+import type { ShareFsFor } from '../../host/share-fs/share-fs.ts';
 
 export interface SharesAreaDeps {
   db: Sequelize;
@@ -23,6 +24,8 @@ export interface SharesAreaDeps {
   listenerCount(topic: string): number;
   /** Called after every share or grant change (file services). */
   hostChanged?(): void;
+  /** The identity a user's file reads and writes run in (daemon/src/host/share-fs). */
+  fsFor: ShareFsFor;
 }
 
 /** Builds shares and files with their narrow dependencies and registers their live topics. */
@@ -47,7 +50,7 @@ export function createSharesArea(deps: SharesAreaDeps) {
     (await shares.requireAccess(principal, shareId, need)).hostPath;
   // Snapshots of big folders for paging; file operations and recycle bin jobs invalidate them through the daemon.
   const listings = new ListingCache<FolderSnapshot>();
-  const files = new FilesService({ shareFolder, shareName: (id) => shares.nameOf(id), listings, logger });
+  const files = new FilesService({ shareFolder, shareName: (id) => shares.nameOf(id), listings, logger, fsFor: deps.fsFor });
   const folderWatches = new FolderWatches({
     shareFolder,
     mayRead: (p, id) => shares.mayRead(p, id),

@@ -8,6 +8,7 @@ import { asSpaceProblem } from '../files/space.ts';
 import { parseRelPath, resolveInShare } from '../files/safe-path.ts';
 import { mountpointOf, shareRootOf } from './dataset-layout.ts';
 import { entryState, versionName, type FileVersionsService, type VersionShare } from './file-versions.service.ts';
+import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 
 export interface VersionRestoreParams {
   shareId: number;
@@ -45,7 +46,7 @@ export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContex
     if (!state) throw new ProblemError('fs.version.not_found', { version });
     const source = (await resolveInShare(root, ctx.params.path)).full;
     // The parent may be gone since (a deleted entry): make it again inside the share.
-    const parent = await ensureFolders(share.hostPath, segments.slice(0, -1));
+    const parent = await ensureFolders(daemonFs, share.hostPath, segments.slice(0, -1));
     const targetName = overwrite ? name : versionName(name, snapshot.createdAt, state.type === 'folder');
     const existing = await resolveInShare(share.hostPath, [parentRel, targetName].filter((s) => s !== '').join('/'));
     if (existing.stat && !overwrite) throw new ProblemError('fs.entry.exists', { name: targetName });
@@ -54,7 +55,14 @@ export async function runVersionRestore(deps: VersionRestoreDeps, ctx: JobContex
     // The copy rules of the files area: written under a hidden name and put in place when complete, folders
     // merged under overwrite, every path walked without following links, links kept only when they lead inside.
     const targetRoot = (await resolveInShare(share.hostPath, '')).root;
-    const treeCtx = { signal: ctx.signal, addBytes: () => undefined, report: () => undefined, relOf: (abs: string) => path.relative(targetRoot, abs) };
+    // The snapshot is mounted where only the daemon reads: it copies in its own identity.
+    const treeCtx = {
+      fs: daemonFs,
+      signal: ctx.signal,
+      addBytes: () => undefined,
+      report: () => undefined,
+      relOf: (abs: string) => path.relative(targetRoot, abs),
+    };
     await copyInto(source, parent, targetName, { ctx: treeCtx, onConflict: overwrite ? 'overwrite' : 'fail', targetRoot }).catch((err: unknown) =>
       asSpaceProblem(err, parent, share.name, state.size),
     );

@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
-import { link, lstat, lutimes, mkdir, open, readlink, removeTree, rename, symlink, unlink } from '../../../host/nofollow-fs.ts';
+import type { ShareFs } from '../../../host/share-fs/share-fs.ts';
 import { errno, freeName, linkLeadsInside, lstatOrNull, tempPath, treeBytes, userChildren, type TreeContext } from './tree.ts';
 
 export interface CopyOptions {
@@ -21,24 +21,24 @@ const chunkBytes = 1024 * 1024;
  */
 export async function copyInto(src: string, folder: string, name: string, o: CopyOptions): Promise<string | null> {
   o.ctx.signal.throwIfAborted();
-  const s = await lstat(src);
+  const s = await o.ctx.fs.lstat(src);
   const dest = path.join(folder, name);
-  const existing = await lstatOrNull(dest);
+  const existing = await lstatOrNull(o.ctx.fs, dest);
   if (!existing) return (await placeCopy(src, s, folder, name, o, false)) ? dest : null;
   switch (o.onConflict) {
     case 'fail':
       throw new ProblemError('fs.entry.exists', { name: o.ctx.relOf(dest) });
     case 'skip':
       o.ctx.report(dest, 'exists');
-      o.ctx.addBytes(await treeBytes(src, o.ctx.signal));
+      o.ctx.addBytes(await treeBytes(o.ctx.fs, src, o.ctx.signal));
       return null;
     case 'rename': {
-      const free = await freeName(folder, name, s.isDirectory());
+      const free = await freeName(o.ctx.fs, folder, name, s.isDirectory());
       return (await placeCopy(src, s, folder, free, o, false)) ? path.join(folder, free) : null;
     }
     case 'overwrite':
       if (s.isDirectory() && existing.isDirectory()) {
-        for (const child of await userChildren(src)) await copyInto(path.join(src, child), dest, child, o);
+        for (const child of await userChildren(o.ctx.fs, src)) await copyInto(path.join(src, child), dest, child, o);
         return dest;
       }
       assertSameKind(s, existing, o.ctx.relOf(dest));
@@ -64,7 +64,7 @@ export async function placeCopy(src: string, s: Stats, folder: string, name: str
     o.ctx.report(src, 'special');
     return false;
   }
-  if (s.isSymbolicLink() && !(await linkLeadsInside(folder, await readlink(src), o.targetRoot))) {
+  if (s.isSymbolicLink() && !(await linkLeadsInside(folder, await o.ctx.fs.readlink(src), o.targetRoot))) {
     o.ctx.report(src, 'linkOutside');
     return false;
   }
@@ -74,10 +74,10 @@ export async function placeCopy(src: string, s: Stats, folder: string, name: str
     await copyFresh(src, s, temp, o, links);
     // Links last, once every file and folder they may point at exists.
     for (const l of links) await copyLink(l, o);
-    if (s.isDirectory()) await placeFolder(temp, dest, o.ctx.relOf(dest));
-    else await placeFile(temp, dest, replace, o.ctx.relOf(dest));
+    if (s.isDirectory()) await placeFolder(o.ctx.fs, temp, dest, o.ctx.relOf(dest));
+    else await placeFile(o.ctx.fs, temp, dest, replace, o.ctx.relOf(dest));
   } catch (err) {
-    await removeTree(temp);
+    await o.ctx.fs.removeTree(temp);
     throw err;
   }
   return true;
@@ -102,27 +102,27 @@ async function copyFresh(src: string, s: Stats, dest: string, o: CopyOptions, li
   }
   // Made as a new folder is: the target's default ACL (or the umask) decides, not the source's mode,
   // which would narrow the ACL mask and take the target share's grants away from the copy.
-  await mkdir(dest, 0o777);
-  for (const child of await userChildren(src)) {
+  await o.ctx.fs.mkdir(dest, 0o777);
+  for (const child of await userChildren(o.ctx.fs, src)) {
     const from = path.join(src, child);
-    await copyFresh(from, await lstat(from), path.join(dest, child), o, links);
+    await copyFresh(from, await o.ctx.fs.lstat(from), path.join(dest, child), o, links);
   }
-  await lutimes(dest, s.atime, s.mtime);
+  await o.ctx.fs.lutimes(dest, s.atime, s.mtime);
 }
 
 async function copyLink(l: PendingLink, o: CopyOptions): Promise<void> {
-  const text = await readlink(l.src);
+  const text = await o.ctx.fs.readlink(l.src);
   // The temporary folder is a sibling of the final one, so a link resolves from it as it will from its place.
   if (!(await linkLeadsInside(path.dirname(l.dest), text, o.targetRoot))) return o.ctx.report(l.src, 'linkOutside');
-  await symlink(text, l.dest);
+  await o.ctx.fs.symlink(text, l.dest);
 }
 
 /** Copies one file chunk by chunk with byte progress; the read never follows a link (nor blocks on a swapped-in FIFO), the write never reuses an existing name. */
 async function copyFile(src: string, s: Stats, dest: string, ctx: TreeContext): Promise<void> {
-  const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const input = await ctx.fs.open(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     // As an upload is made: the target decides the mode; only whether it is executable comes from the source.
-    const output = await open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, s.mode & 0o111 ? 0o777 : 0o666);
+    const output = await ctx.fs.open(dest, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, s.mode & 0o111 ? 0o777 : 0o666);
     try {
       const buffer = Buffer.allocUnsafe(chunkBytes);
       for (;;) {
@@ -135,7 +135,7 @@ async function copyFile(src: string, s: Stats, dest: string, ctx: TreeContext): 
       }
       await output.utimes(s.atime, s.mtime);
     } catch (err) {
-      await unlink(dest).catch(() => undefined);
+      await ctx.fs.unlink(dest).catch(() => undefined);
       throw err;
     } finally {
       await output.close();
@@ -146,15 +146,15 @@ async function copyFile(src: string, s: Stats, dest: string, ctx: TreeContext): 
 }
 
 /** Gives a finished file (or link) its name: replacing atomically, or taking the name only when free. */
-export async function placeFile(from: string, dest: string, replace: boolean, rel: string): Promise<void> {
+export async function placeFile(fs: ShareFs, from: string, dest: string, replace: boolean, rel: string): Promise<void> {
   if (replace) {
-    await rename(from, dest).catch((err: unknown) => {
+    await fs.rename(from, dest).catch((err: unknown) => {
       throw errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' ? new ProblemError('fs.entry.is_folder', { path: rel }) : err;
     });
     return;
   }
   // link() fails atomically with EEXIST when the name was taken meanwhile.
-  const linked = await link(from, dest).then(
+  const linked = await fs.link(from, dest).then(
     () => true,
     (err: unknown) => {
       if (errno(err) === 'EEXIST') throw new ProblemError('fs.entry.exists', { name: rel });
@@ -163,17 +163,17 @@ export async function placeFile(from: string, dest: string, replace: boolean, re
       throw err;
     },
   );
-  if (linked) await unlink(from);
-  else await placeFolder(from, dest, rel);
+  if (linked) await fs.unlink(from);
+  else await placeFolder(fs, from, dest, rel);
 }
 
 /**
  * Gives a finished folder its name when free. Node lacks renameat2(RENAME_NOREPLACE): the name is
  * checked, then renamed; rename() itself refuses a non-empty folder or a file in the way.
  */
-export async function placeFolder(from: string, dest: string, rel: string): Promise<void> {
-  if (await lstatOrNull(dest)) throw new ProblemError('fs.entry.exists', { name: rel });
-  await rename(from, dest).catch((err: unknown) => {
+export async function placeFolder(fs: ShareFs, from: string, dest: string, rel: string): Promise<void> {
+  if (await lstatOrNull(fs, dest)) throw new ProblemError('fs.entry.exists', { name: rel });
+  await fs.rename(from, dest).catch((err: unknown) => {
     throw ['EEXIST', 'ENOTEMPTY', 'ENOTDIR', 'EISDIR'].includes(errno(err) ?? '') ? new ProblemError('fs.entry.exists', { name: rel }) : err;
   });
 }

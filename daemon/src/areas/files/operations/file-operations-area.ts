@@ -4,6 +4,7 @@ import type { JobEngine } from '../../../core/jobs/job-engine.ts';
 import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import type { Scheduler } from '../../../core/scheduler.ts';
+import type { ShareFsFor } from '../../../host/share-fs/share-fs.ts';
 import type { SharesService } from '../../shares/shares.service.ts';
 import { trashJobs, type TrashJobKind } from '../trash/trash.jobs.ts';
 import { initTrashModel } from '../trash/trash.model.ts';
@@ -26,6 +27,8 @@ export interface FileOperationsAreaDeps {
   folderChanged(folder: string): void;
   /** The file services' hook: entries renamed into a share from elsewhere get its ACL. */
   entriesArrived(shareId: number, fullPaths: string[]): void;
+  /** The identity a user's copy, move or delete runs in. */
+  fsFor: ShareFsFor;
 }
 
 /**
@@ -64,6 +67,7 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
       forget,
       folderChanged: deps.folderChanged,
       arrived: deps.entriesArrived,
+      fsFor: deps.fsFor,
     }),
   );
   for (const [kind, definition] of Object.entries(

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createLogger } from '../../../core/logger.ts';
+import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
 import type { TrashRow } from '../trash/trash.model.ts';
 import { operationJob, type OperationJobParams } from './operation-job.ts';
 
@@ -21,6 +22,7 @@ describe('file operation job: entries arriving in another share', () => {
       forget: async () => undefined,
       folderChanged: () => undefined,
       arrived: (shareId, paths) => arrived.push({ shareId, paths }),
+      fsFor: async () => daemonFs,
     }).run({
       jobId: 1,
       params: { ...params, permanent: false, username: 'admin' },

@@ -3,7 +3,8 @@ import type { FileOperationKind, FileOperationResult, OnConflict, SharePath } fr
 import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
-import { lstat, removeTree } from '../../../host/nofollow-fs.ts';
+import { lstat } from '../../../host/nofollow-fs.ts';
+import type { ShareFsFor } from '../../../host/share-fs/share-fs.ts';
 import { assertExists, assertFollowable, isInside, resolveInShare, type ResolvedPath } from '../safe-path.ts';
 import { asSpaceProblem } from '../space.ts';
 import { moveIntoBin, type BinDeps } from '../trash/trash-bin.ts';
@@ -29,6 +30,8 @@ export interface OperationJobDeps {
   /** A share's name, for the problem of a share without room. */
   shareName(shareId: number): Promise<string>;
   bin: BinDeps;
+  /** The file calls of the user who asked for the job: copies, moves and deletes run in that user's identity. */
+  fsFor: ShareFsFor;
   logger: Logger;
   /** Drops cached thumbnails of an entry that is gone or replaced (the thumbnails area's hook). */
   forget(shareId: number, rel: string): Promise<void>;
@@ -76,6 +79,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
   let done = 0;
   let total = 0;
   const ctx: TreeContext = {
+    fs: await deps.fsFor(job.userId),
     signal: job.signal,
     // Deletes count items; only copies and moves count bytes.
     addBytes: (bytes) => {
@@ -97,7 +101,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
     for (const [i, { ref, r }] of sources.entries()) {
       job.signal.throwIfAborted();
       try {
-        if (p.permanent) await removeTree(r.full);
+        if (p.permanent) await ctx.fs.removeTree(r.full);
         else await moveIntoBin(deps.bin, { id: ref.shareId, root: r.root }, r, { userId: job.userId, username: p.username }, ctx);
       } finally {
         // A failed or cancelled delete may have removed part of a tree.
@@ -114,13 +118,13 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
   const targetRoot = roots.get(target.shareId) as string;
   const folder = await targetFolderOf(await resolveInShare(targetRoot, target.path));
   for (const { r } of sources) assertNotIntoItself(r, folder);
-  for (const { r } of sources) total += await treeBytes(r.full, job.signal);
+  for (const { r } of sources) total += await treeBytes(ctx.fs, r.full, job.signal);
   job.progress(0, total, 'bytes');
   // With fail, a taken name stops the job before anything was written.
   if (p.onConflict === 'fail') {
     for (const { r } of sources) {
       const dest = path.join(folder, r.name);
-      if (dest !== r.full && (await lstatOrNull(dest))) throw new ProblemError('fs.entry.exists', { name: located(dest).path });
+      if (dest !== r.full && (await lstatOrNull(ctx.fs, dest))) throw new ProblemError('fs.entry.exists', { name: located(dest).path });
     }
   }
   const options = { ctx, onConflict: p.onConflict, targetRoot };

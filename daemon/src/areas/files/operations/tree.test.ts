@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freeName, linkLeadsInside, treeBytes } from './tree.ts';
+import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
 
 describe('file operation trees', () => {
   let dir: string;
@@ -19,18 +20,18 @@ describe('file operation trees', () => {
 
   it('numbers free names before the extension of files and after the name of folders', async () => {
     const docs = path.join(root, 'docs');
-    expect(await freeName(docs, 'a.txt', false)).to.equal('a (2).txt');
+    expect(await freeName(daemonFs, docs, 'a.txt', false)).to.equal('a (2).txt');
     writeFileSync(path.join(docs, 'a (2).txt'), '');
-    expect(await freeName(docs, 'a.txt', false)).to.equal('a (3).txt');
-    expect(await freeName(root, 'docs', true)).to.equal('docs (2)');
-    expect(await freeName(root, 'archive.tar.gz', false)).to.equal('archive.tar (2).gz');
-    expect(await freeName(root, '.env', false)).to.equal('.env (2)');
+    expect(await freeName(daemonFs, docs, 'a.txt', false)).to.equal('a (3).txt');
+    expect(await freeName(daemonFs, root, 'docs', true)).to.equal('docs (2)');
+    expect(await freeName(daemonFs, root, 'archive.tar.gz', false)).to.equal('archive.tar (2).gz');
+    expect(await freeName(daemonFs, root, '.env', false)).to.equal('.env (2)');
   });
 
   it('counts the bytes of files only, never following links and never counting reserved entries', async () => {
     symlinkSync(path.join(dir, 'outside.txt'), path.join(root, 'docs', 'link'));
     writeFileSync(path.join(root, 'docs', '.cellar-upload-abc'), 'in progress');
-    expect(await treeBytes(path.join(root, 'docs'))).to.equal(7);
+    expect(await treeBytes(daemonFs, path.join(root, 'docs'))).to.equal(7);
   });
 
   it('tells links that stay inside the share from links that lead out', async () => {

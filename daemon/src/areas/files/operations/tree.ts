@@ -3,16 +3,16 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
-import { lstat, mkdir, readdir } from '../../../host/nofollow-fs.ts';
+import type { ShareFs } from '../../../host/share-fs/share-fs.ts';
 import { assertFollowable, isInside, isReservedName, resolveInShare, temporaryName } from '../safe-path.ts';
 
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
-export async function lstatOrNull(file: string): Promise<Stats | null> {
+export async function lstatOrNull(fs: ShareFs, file: string): Promise<Stats | null> {
   try {
-    return await lstat(file);
+    return await fs.lstat(file);
   } catch (err) {
     if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return null;
     throw err;
@@ -21,6 +21,8 @@ export async function lstatOrNull(file: string): Promise<Stats | null> {
 
 /** What every tree walk of a running operation shares: cancel, byte progress and the report of what was left out. */
 export interface TreeContext {
+  /** The identity the operation's file calls run in: the user who started it. */
+  fs: ShareFs;
   signal: AbortSignal;
   addBytes(bytes: number): void;
   /** An entry left out (absolute path of the entry that was not copied or whose name was taken). */
@@ -35,29 +37,29 @@ export function tempPath(folder: string): string {
 }
 
 /** The children of a folder that belong to users: the box's own reserved entries are never copied or moved. */
-export async function userChildren(folder: string): Promise<string[]> {
-  return (await readdir(folder)).filter((name) => !isReservedName(name));
+export async function userChildren(fs: ShareFs, folder: string): Promise<string[]> {
+  return (await fs.readdir(folder)).filter((name) => !isReservedName(name));
 }
 
 /** Bytes of every file in a tree, links not followed (the total a copy reports progress against). */
-export async function treeBytes(abs: string, signal?: AbortSignal): Promise<number> {
+export async function treeBytes(fs: ShareFs, abs: string, signal?: AbortSignal): Promise<number> {
   signal?.throwIfAborted();
-  const s = await lstatOrNull(abs);
+  const s = await lstatOrNull(fs, abs);
   if (!s) return 0;
   if (s.isFile()) return s.size;
   if (!s.isDirectory()) return 0;
   let sum = 0;
-  for (const name of await userChildren(abs)) sum += await treeBytes(path.join(abs, name), signal);
+  for (const name of await userChildren(fs, abs)) sum += await treeBytes(fs, path.join(abs, name), signal);
   return sum;
 }
 
 /** "name (2).ext" for a file, "name (2)" for a folder: the first free one in `folder`. */
-export async function freeName(folder: string, name: string, isFolder: boolean): Promise<string> {
+export async function freeName(fs: ShareFs, folder: string, name: string, isFolder: boolean): Promise<string> {
   const ext = isFolder ? '' : path.extname(name);
   const stem = ext === '' ? name : name.slice(0, -ext.length);
   for (let n = 2; ; n++) {
     const candidate = `${stem} (${n})${ext}`;
-    if (!(await lstatOrNull(path.join(folder, candidate)))) return candidate;
+    if (!(await lstatOrNull(fs, path.join(folder, candidate)))) return candidate;
   }
 }
 
@@ -88,17 +90,17 @@ export async function linkLeadsInside(folder: string, text: string, root: string
  * Makes every missing folder of `segments` below the share root and answers the real last one.
  * Existing parts must be folders (or links to folders) inside the share; a link out is refused.
  */
-export async function ensureFolders(root: string, segments: string[]): Promise<string> {
+export async function ensureFolders(fs: ShareFs, root: string, segments: string[]): Promise<string> {
   for (let i = 1; i <= segments.length; i++) {
     const r = await resolveInShare(root, segments.slice(0, i).join('/'));
     if (!r.stat) {
-      await mkdir(r.full, 0o777).catch((err: unknown) => {
+      await fs.mkdir(r.full, 0o777).catch((err: unknown) => {
         if (errno(err) !== 'EEXIST') throw err;
       });
       continue;
     }
     assertFollowable(r);
-    if (!(await lstat(r.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder', { path: r.rel });
+    if (!(await fs.lstat(r.target)).isDirectory()) throw new ProblemError('fs.entry.not_folder', { path: r.rel });
   }
   return (await resolveInShare(root, segments.join('/'))).target;
 }

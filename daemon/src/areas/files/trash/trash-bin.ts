@@ -5,6 +5,7 @@ import type { TrashItemType } from '../../../../../shared/src/api/trash.ts';
 import { isoAt, type Clock } from '../../../core/clock.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { chmod, lstat, mkdir, readdir, removeTree, rename, rmdir } from '../../../host/nofollow-fs.ts';
+import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
 import { typeOf } from '../file-entry.ts';
 import { errno, lstatOrNull, treeBytes, type TreeContext } from '../operations/tree.ts';
 import { trashFolderName } from '../safe-path.ts';
@@ -61,10 +62,10 @@ export async function assertSameDevice(shareRoot: string, bin: string): Promise<
  */
 async function adoptOldBin(shareRoot: string, bin: string): Promise<void> {
   const old = path.join(shareRoot, trashFolderName);
-  const s = await lstatOrNull(old);
+  const s = await lstatOrNull(daemonFs, old);
   if (!s?.isDirectory()) return;
   for (const name of await readdir(old)) {
-    if (await lstatOrNull(path.join(bin, name))) continue;
+    if (await lstatOrNull(daemonFs, path.join(bin, name))) continue;
     await rename(path.join(old, name), path.join(bin, name));
   }
   await rmdir(old).catch(() => undefined);
@@ -107,7 +108,8 @@ export async function moveIntoBin(
     storedName: randomUUID(),
     originalPath: entry.rel,
     type,
-    size: await treeBytes(entry.full, ctx.signal),
+    // The bin is the box's own folder, beside the share: the daemon moves into it, in its own identity.
+    size: await treeBytes(daemonFs, entry.full, ctx.signal),
     deletedAt: isoAt(deps.clock),
     deletedById: who.userId,
     deletedByName: who.username,

@@ -9,6 +9,7 @@ import { ensureFolders, lstatOrNull, type TreeContext } from '../operations/tree
 import { resolveInShare } from '../safe-path.ts';
 import { destroyItem, readyShareBin, storedPath } from './trash-bin.ts';
 import type { TrashRow } from './trash.model.ts';
+import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
 
 export type TrashJobKind = 'files.trash.restore' | 'files.trash.delete' | 'files.trash.empty';
 
@@ -40,7 +41,7 @@ export interface TrashJobDeps {
 async function restoreItem(root: string, row: TrashRow, onConflict: OnConflict, ctx: TreeContext): Promise<string | null> {
   const segments = row.originalPath.split('/');
   const name = segments.pop() as string;
-  const folder = await ensureFolders(root, segments);
+  const folder = await ensureFolders(ctx.fs, root, segments);
   const dest = await moveInto(storedPath(root, row), folder, name, { ctx, onConflict, targetRoot: root });
   if (dest !== null) await row.destroy();
   return dest === null ? null : ctx.relOf(dest);
@@ -55,6 +56,8 @@ async function runTrashJob(deps: TrashJobDeps, kind: TrashJobKind, job: JobConte
   const found = new Set(rows.map((r) => r.id));
   for (const id of ids) if (!found.has(id)) result.skipped.push({ id, reason: 'missing' });
   const ctx: TreeContext = {
+    // Items come out of the bin, the box's own folder that no user can read: the daemon restores them.
+    fs: daemonFs,
     signal: job.signal,
     addBytes: () => undefined,
     report: () => undefined,
@@ -71,7 +74,7 @@ async function runTrashJob(deps: TrashJobDeps, kind: TrashJobKind, job: JobConte
   for (const [i, row] of rows.entries()) {
     job.signal.throwIfAborted();
     if (kind === 'files.trash.restore') {
-      if (!(await lstatOrNull(storedPath(root, row)))) result.skipped.push({ id: row.id, reason: 'missing' });
+      if (!(await lstatOrNull(daemonFs, storedPath(root, row)))) result.skipped.push({ id: row.id, reason: 'missing' });
       else {
         // A restore may recreate folders anywhere on the way to the item: the whole share's snapshots go.
         const restored = await restoreItem(root, row, onConflict, ctx).finally(() => deps.folderChanged(root));
