@@ -28,8 +28,8 @@ export default defineConfig(
     },
   },
   {
-    // Code that runs in the browser: the web desktop and the API docs page script.
-    files: ['web/**/*.{js,ts,svelte}', 'daemon/src/http/openapi/assets/**/*.js'],
+    // Code that runs in the browser: the web desktop, the API docs page script and the example apps' frontends.
+    files: ['web/**/*.{js,ts,svelte}', 'daemon/src/http/openapi/assets/**/*.js', 'examples/*/frontend/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

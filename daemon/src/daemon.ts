@@ -6,6 +6,8 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
+import { createAppsArea } from './areas/apps/apps-area.ts';
+import { appsHandlers } from './areas/apps/apps.routes.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
@@ -314,6 +316,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
   homesService = storage.homes;
 
+  const appsArea = createAppsArea({ db, dataDir: config.dataDir, clock, logger, scheduler, boxVersion: product.version });
+
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   const routeDeps: RouteDeps = { resolvePrincipal: principals.resolve, validateResponses: config.validateResponses };
   const httpOptions = {
@@ -340,6 +344,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
+      registerArea(router, api.apps, appsHandlers(appsArea.packages), routeDeps);
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());
     },

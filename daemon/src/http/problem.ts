@@ -71,7 +71,7 @@ export function problemHandler(logger: Logger, clock: Clock = systemClock): Erro
     if (problem.code === 'server.internal.error') logger.error('request failed', { component: 'http', ...fields, error: describe(problem.cause ?? err) });
     // A known state of the box (a program not installed): said once per request, without a stack.
     else if (problem.status >= 500) logger.warn('request not served', { component: 'http', ...fields, params: problem.params });
-    else logRefusal(req.ip ?? req.socket.remoteAddress ?? 'unknown', fields);
+    else logRefusal(req.ip ?? req.socket?.remoteAddress ?? 'unknown', fields);
     if (res.headersSent) {
       res.destroy();
       return;

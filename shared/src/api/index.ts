@@ -1,3 +1,4 @@
+import { appsRoutes } from './apps.ts';
 import { authRoutes } from './auth.ts';
 import { fileOperationsRoutes } from './file-operations.ts';
 import { fileVersionsRoutes } from './file-versions.ts';
@@ -38,6 +39,7 @@ export const api = {
   trash: trashRoutes,
   homes: homesRoutes,
   fileVersions: fileVersionsRoutes,
+  apps: appsRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -1,4 +1,5 @@
 import type { ErrorSpec } from './catalog-entry.ts';
+import { appErrors } from './apps.ts';
 import { authErrors } from './auth.ts';
 import { fileOperationErrors } from './file-operations.ts';
 import { fileVersionErrors } from './file-versions.ts';
@@ -34,6 +35,7 @@ export const errorCatalog = {
   ...usersErrors,
   ...homesErrors,
   ...fileVersionErrors,
+  ...appErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { boundedBody } from '../../http/bounded-body.ts';
 import { at, type Folder, type ShareFs } from '../../host/share-fs/share-fs.ts';
 import { temporaryName } from './safe-path.ts';
 import { isOutOfSpace } from './space.ts';
@@ -25,19 +26,6 @@ function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
-/** Counts the bytes and stops a body that grows past the limit (chunked bodies have no length up front). */
-function byteCounter(limit: number): Transform & { bytes: number } {
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      counter.bytes += chunk.length;
-      if (counter.bytes > limit) done(new ProblemError('request.body.too_large', { limit }));
-      else done(null, chunk);
-    },
-  }) as Transform & { bytes: number };
-  counter.bytes = 0;
-  return counter;
-}
-
 /**
  * Streams a body into a hidden temporary file beside the target (same file system, so the
  * final step is a rename) and gives it its name only once the body is complete. Any failure
@@ -53,15 +41,15 @@ export async function receiveUpload(fs: ShareFs, t: UploadTarget): Promise<void>
 
 async function receiveInto(fs: ShareFs, dir: Folder, name: string, t: UploadTarget): Promise<void> {
   const temp = at(dir, temporaryName());
-  const counter = byteCounter(maxUploadBytes);
   // O_EXCL and O_NOFOLLOW: the temporary name is ours alone and never a planted link.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const handle = await fs.open(temp, flags, 0o666);
   // autoClose off: the handle must stay open after the last write for the fsync below.
   const sink = handle.createWriteStream({ autoClose: false, highWaterMark: writeChunkBytes });
   try {
-    await pipeline(t.body, counter, sink);
-    if (t.declaredLength !== null && counter.bytes !== t.declaredLength) throw new ProblemError('fs.upload.incomplete');
+    // The request itself stays open on a failure, so a full disk is still answered with its 507.
+    await pipeline(boundedBody(t.body, maxUploadBytes), sink);
+    if (t.declaredLength !== null && sink.bytesWritten !== t.declaredLength) throw new ProblemError('fs.upload.incomplete');
     // The bytes reach the disk before the file gets its name: a power cut after the answer
     // must not leave an empty or torn file under a name the client was told is complete.
     await handle.sync();

@@ -17,4 +17,5 @@ export const migrations: MigrationSet = {
   '20261122110000-storage-homes': () => import('./20261122110000-storage-homes.ts'),
   '20261122150000-system-settings': () => import('./20261122150000-system-settings.ts'),
   '20261125000000-desktop-seeded': () => import('./20261125000000-desktop-seeded.ts'),
+  '20261125010000-apps': () => import('./20261125010000-apps.ts'),
 };

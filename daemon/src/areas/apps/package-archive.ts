@@ -1,0 +1,181 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { Parser, extract, type ReadEntry } from 'tar';
+import { packageLimits } from '../../../../shared/src/api/apps.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+
+/** What a package's entries add up to, once every one of them passed. */
+export interface ArchiveSummary {
+  files: number;
+  unpackedBytes: number;
+}
+
+/** Entry types a package may hold; anything else (devices, FIFOs, sparse files, ...) is refused by name. */
+const fileTypes = new Set(['File', 'OldFile', 'ContiguousFile']);
+const refusedTypes: Record<string, string> = { CharacterDevice: 'device', BlockDevice: 'device', FIFO: 'fifo' };
+
+/** Tar's own headers between entries: at most a 512-byte header and padding per entry, plus pax records. */
+const tarOverheadBytes = (packageLimits.entries + 2) * 1536;
+/**
+ * Zeros a writer pads after the end-of-archive blocks (GNU tar fills a 10 KiB record). More is
+ * refused: nobody reads it, and tar would buffer all of it while unpacking.
+ */
+const trailingBytesLimit = 1024 * 1024;
+
+const refuse = (entry: string, reason: string) => new ProblemError('app.package.entry_refused', { entry, reason });
+const invalid = (reason: string, params: Record<string, unknown> = {}) => new ProblemError('app.package.invalid', { reason, ...params });
+
+/** A package-relative path without `./` and trailing slashes; refuses what could leave the package. */
+function entryName(raw: string): string {
+  if (raw.startsWith('/')) throw refuse(raw, 'absolute');
+  const segments = raw.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) throw refuse(raw, 'dotDot');
+  if (segments.length === 0 || raw.includes('\\') || segments.some((s) => Buffer.byteLength(s) > 255) || raw.length > 1024) throw refuse(raw, 'nameInvalid');
+  return segments.join('/');
+}
+
+/** A symbolic link may point only at a path inside the package, relative to its own folder. */
+function linkStaysInside(name: string, target: string): boolean {
+  if (target === '' || target.startsWith('/')) return false;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(name), target));
+  return resolved !== '..' && !resolved.startsWith('../') && !path.posix.isAbsolute(resolved);
+}
+
+/** Checks one header; the bodies are never written in this pass. */
+class EntryRules {
+  readonly seen = new Set<string>();
+  private readonly folded = new Set<string>();
+  private readonly regularFiles = new Set<string>();
+  files = 0;
+  bytes = 0;
+  entries = 0;
+
+  check(entry: ReadEntry): void {
+    this.entries++;
+    if (this.entries > packageLimits.entries) throw invalid('tooManyEntries', { limit: packageLimits.entries });
+    const name = entryName(entry.path);
+    const refused = refusedTypes[entry.type];
+    if (refused) throw refuse(name, refused);
+    if ((entry.mode ?? 0) & 0o6000) throw refuse(name, 'setId');
+    // Folders may repeat (tar lists a folder before its files and again when it was appended).
+    if (entry.type !== 'Directory') {
+      if (this.seen.has(name)) throw refuse(name, 'duplicate');
+      // A box serves the files case-sensitively, but a client unpacking on macOS or Windows would not: one name, one entry.
+      if (this.folded.has(name.toLowerCase())) throw refuse(name, 'caseDuplicate');
+    }
+    this.seen.add(name);
+    this.folded.add(name.toLowerCase());
+    if (fileTypes.has(entry.type)) {
+      this.files++;
+      this.bytes += entry.size;
+      this.regularFiles.add(name);
+      if (this.bytes > packageLimits.unpackedBytes) throw invalid('tooLarge', { limit: packageLimits.unpackedBytes });
+    } else if (entry.type === 'SymbolicLink') {
+      if (!linkStaysInside(name, entry.linkpath ?? '')) throw refuse(name, 'linkOutside');
+    } else if (entry.type === 'Link') {
+      // A hard link names an earlier file of the same archive; anything else would reach a file outside it.
+      const target = entry.linkpath ?? '';
+      if (target.startsWith('/') || !this.regularFiles.has(entryName(target))) throw refuse(name, 'hardLinkOutside');
+      this.files++;
+    } else if (entry.type !== 'Directory') throw refuse(name, 'unknownType');
+  }
+}
+
+function gunzipProblem(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'Z_BUF_ERROR') return invalid('truncated');
+  if (code === 'Z_DATA_ERROR') return invalid('notGzip');
+  return err;
+}
+
+/** Counts the decompressed bytes and stops a stream that inflates past what any honest package holds (a gzip bomb). */
+function inflationGuard(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > limit) done(invalid('tooLarge', { limit: packageLimits.unpackedBytes }));
+      else done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Reads every header of the gzip-compressed tar at `file` without writing anything, and refuses
+ * the package at the first entry that breaks a rule (a problem naming the entry), when it holds
+ * too much, or when it is no gzip or no tar at all.
+ */
+export async function scanArchive(file: string): Promise<ArchiveSummary> {
+  const rules = new EntryRules();
+  let failure: unknown = null;
+  let sawEntry = false;
+  let trailing: number | null = null;
+  const parser = new Parser({ strict: true });
+  parser.on('eof', () => (trailing ??= 0));
+  parser.on('entry', (entry: ReadEntry) => {
+    sawEntry = true;
+    try {
+      if (failure === null) rules.check(entry);
+    } catch (err) {
+      failure = err;
+    }
+    entry.resume();
+  });
+  const parsed = new Promise<void>((resolve, reject) => {
+    parser.on('end', resolve);
+    parser.on('error', reject);
+  });
+  // Awaited only after the pipeline; a parser that fails first must not count as unhandled.
+  parsed.catch(() => undefined);
+  const sink = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (failure !== null) return done(failure as Error);
+      if (trailing !== null) {
+        // Past the end of the archive: counted, never handed to the parser.
+        trailing += chunk.length;
+        return done(trailing > trailingBytesLimit ? invalid('trailingData', { limit: trailingBytesLimit }) : null);
+      }
+      // The parser takes what it is given; a refused entry ends the read at once.
+      const ok = parser.write(chunk);
+      if (ok) done();
+      else parser.once('drain', () => done());
+    },
+    flush(done) {
+      parser.end();
+      done();
+    },
+  });
+  try {
+    await pipeline(createReadStream(file), createGunzip(), inflationGuard(packageLimits.unpackedBytes + tarOverheadBytes), sink);
+    await parsed;
+  } catch (err) {
+    if (failure !== null) throw failure;
+    if (err instanceof ProblemError) throw err;
+    const gz = gunzipProblem(err);
+    if (gz !== err) throw gz;
+    throw invalid('notTar');
+  }
+  if (failure !== null) throw failure;
+  if (!sawEntry) throw invalid('notTar');
+  return { files: rules.files, unpackedBytes: rules.bytes };
+}
+
+/**
+ * Unpacks a package that scanArchive passed into `into` (an empty private folder). tar's own
+ * guards stay on as a second line: no absolute paths, no `..`, no owners, links only as checked.
+ */
+export async function unpackArchive(file: string, into: string): Promise<void> {
+  await extract({
+    file,
+    cwd: into,
+    strict: true,
+    preservePaths: false,
+    preserveOwner: false,
+    // Modes from the package, without set-id bits (refused anyway) and without group or world write.
+    umask: 0o022,
+    filter: (_p, entry) => 'type' in entry && (fileTypes.has(entry.type) || ['Directory', 'SymbolicLink', 'Link'].includes(entry.type)),
+  });
+}

@@ -1,0 +1,55 @@
+import type { AppPackagePreview, ListChange, PackageAction } from '../../../../shared/src/api/apps.ts';
+import { compareVersions, type AppManifest, type StorageRequest } from '../../../../shared/src/api/app-manifest.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { KeptPackage } from './package-store.ts';
+
+function listChange<T>(next: T[], prev: T[]): ListChange<T> {
+  return { added: next.filter((x) => !prev.includes(x)), removed: prev.filter((x) => !next.includes(x)), kept: next.filter((x) => prev.includes(x)) };
+}
+
+function storageChange(next: StorageRequest[], prev: StorageRequest[]): AppPackagePreview['storage'] {
+  const before = new Map(prev.map((r) => [r.storageId, r]));
+  const after = new Set(next.map((r) => r.storageId));
+  const same = (a: StorageRequest, b: StorageRequest) => a.access === b.access && a.purpose === b.purpose;
+  return {
+    added: next.filter((r) => !before.has(r.storageId)),
+    removed: prev.filter((r) => !after.has(r.storageId)),
+    changed: next.filter((r) => before.has(r.storageId) && !same(r, before.get(r.storageId) as StorageRequest)),
+    kept: next.filter((r) => before.has(r.storageId) && same(r, before.get(r.storageId) as StorageRequest)),
+  };
+}
+
+/**
+ * What installing `next` does against the installed manifest: a new install, an update, a
+ * reinstall of the same version or a downgrade. A downgrade whose data version differs is
+ * refused: the older version cannot read data the newer one migrated.
+ */
+export function actionOf(next: AppManifest, installed: AppManifest | null): PackageAction {
+  if (!installed) return 'install';
+  const order = compareVersions(next.version, installed.version);
+  if (order > 0) return 'update';
+  if (order === 0) return 'reinstall';
+  if (next.dataVersion !== installed.dataVersion)
+    throw new ProblemError('app.package.downgrade_unsupported', {
+      installedVersion: installed.version,
+      installedDataVersion: installed.dataVersion,
+      dataVersion: next.dataVersion,
+    });
+  return 'downgrade';
+}
+
+export function previewOf(pkg: KeptPackage, installed: AppManifest | null): AppPackagePreview {
+  return {
+    packageId: pkg.id,
+    manifest: pkg.manifest,
+    size: pkg.size,
+    unpackedBytes: pkg.unpackedBytes,
+    files: pkg.files,
+    icon: pkg.icon,
+    action: actionOf(pkg.manifest, installed),
+    installedVersion: installed?.version ?? null,
+    permissions: listChange(pkg.manifest.permissions, installed?.permissions ?? []),
+    storage: storageChange(pkg.manifest.storage, installed?.storage ?? []),
+    expiresAt: new Date(pkg.expiresAt).toISOString(),
+  };
+}

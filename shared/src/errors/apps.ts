@@ -1,0 +1,26 @@
+import { defineErrors } from './catalog-entry.ts';
+
+/** Codes of the apps area: packages (upload, checks, kept copies) and installed apps. */
+export const appErrors = defineErrors({
+  'app.package.not_found': { status: 404, title: 'The package is not kept any more, or it was never uploaded', params: ['packageId'] },
+  'app.package.invalid': {
+    status: 400,
+    title: 'The file is not a valid app package',
+    // reason: notGzip, truncated, notTar, tooManyEntries, tooLarge, manifestMissing, manifestUnreadable, manifestInvalid, iconMissing, frontendMissing, backendMissing
+    params: ['reason', 'errors', 'limit'],
+  },
+  'app.package.entry_refused': {
+    status: 400,
+    title: 'An entry of the package is not allowed',
+    // reason: absolute, dotDot, nameInvalid, linkOutside, hardLinkOutside, device, fifo, setId, duplicate, caseDuplicate, unknownType
+    params: ['entry', 'reason'],
+  },
+  'app.package.id_reserved': { status: 400, title: 'The app id belongs to the box’s own apps', params: ['id'] },
+  'app.package.icon_invalid': { status: 400, title: 'The icon of the package is not a plain SVG image', params: ['reason'] },
+  'app.package.downgrade_unsupported': {
+    status: 409,
+    title: 'An older version with another data version cannot replace the installed one',
+    params: ['installedVersion', 'installedDataVersion', 'dataVersion'],
+  },
+  'app.package.box_too_old': { status: 409, title: 'The app needs a newer version of the box', params: ['needs', 'box'] },
+});
