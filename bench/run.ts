@@ -1,3 +1,4 @@
+import { appsBench } from './apps.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { logsBench } from './logs.bench.ts';
@@ -14,6 +15,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'thumbnails', run: thumbnailsBench },
   { name: 'files', run: filesBench },
   { name: 'storage', run: storageBench },
+  { name: 'apps', run: appsBench },
 ];
 
 const only = process.argv.slice(2);
