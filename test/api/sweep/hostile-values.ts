@@ -62,7 +62,7 @@ export function pathCases(op: Operation, base: (name: string) => string): Hostil
 }
 
 /** A valid-looking value for each required query parameter, so the others can be broken one at a time. */
-function requiredQuery(op: Operation): string {
+export function requiredQuery(op: Operation): string {
   return op.query
     .filter((q) => q.required)
     .map((q) => `${q.name}=${q.schema.type === 'integer' || q.schema.type === 'number' ? '1' : q.schema.enum ? String(q.schema.enum[0]) : 'x'}`)
