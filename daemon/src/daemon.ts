@@ -8,6 +8,7 @@ import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
 import { appApiHandlers } from './areas/apps/app-api.routes.ts';
 import { appApiCors, appFrontends, frontendsPath } from './areas/apps/app-frontends.ts';
+import { backendPath, backendProxy } from './areas/apps/backend-proxy.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
 import { appsHandlers } from './areas/apps/apps.routes.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
@@ -346,23 +347,28 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     accounts: new AppAccounts(new CommandRunner(logger, options.apps?.accounts ?? config.mode === 'box')),
     grants: identity.appGrants,
     boxVersion: product.version,
+    backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),
   });
 
   const apps = appsArea;
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
+  // Checked on every call: the session is still alive, the user may still use the app, and it is still on.
+  const resolveToken = async (token: string, kind: 'host' | 'backend') => {
+    const claims = apps.tokens.find(token, kind);
+    if (!claims || (await sessionStore.isAlive(claims.sessionId)) === null) return null;
+    const found = await principals.resolve(claims.userId);
+    const principal = found ? { ...found, sessionId: claims.sessionId } : null;
+    if (!principal || !(await apps.apps.mayUse(principal, claims.appId))) return null;
+    return { principal, appId: claims.appId, instanceId: claims.instanceId };
+  };
   const routeDeps: RouteDeps = {
     resolvePrincipal: principals.resolve,
     validateResponses: config.validateResponses,
-    // Checked on every call: the session is still alive, the user may still use the app, and it is still on.
     resolveAppToken: async (token) => {
-      const claims = apps.tokens.find(token, 'host');
-      if (!claims || (await sessionStore.isAlive(claims.sessionId)) === null) return null;
-      const found = await principals.resolve(claims.userId);
-      const principal = found ? { ...found, sessionId: claims.sessionId } : null;
-      if (!principal || !(await apps.apps.mayUse(principal, claims.appId))) return null;
-      return { principal, claims: { appId: claims.appId, instanceId: claims.instanceId } };
+      const found = await resolveToken(token, 'host');
+      return found && { principal: found.principal, claims: { appId: found.appId, instanceId: found.instanceId } };
     },
   };
   const httpOptions = {
@@ -393,6 +399,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       router.use('/api/app', appApiCors);
       registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications, logs }), routeDeps);
       router.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
+      router.use(backendPath, appApiCors);
+      router.use(
+        backendPath,
+        backendProxy({ resolveBackendToken: (token) => resolveToken(token, 'backend'), socketOf: (appId) => apps.backends.socketOf(appId) }),
+      );
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());
     },
@@ -424,6 +435,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       await identity.start();
       fileServices?.changed();
       scheduler.start();
+      await apps.apps.startBackends();
       topics.attach(server, sessions, routeDeps.resolvePrincipal);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -436,6 +448,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
     async close() {
       await scheduler.stop();
+      await apps.backends.stopAll();
       // Renders in flight publish and write rows: let them finish while topics and db are still open.
       await thumbnails.close();
       await jobs.stop();

@@ -15,6 +15,11 @@ export const appAccountName = (uid: number) => `app${uid}`;
 export class AppAccounts {
   constructor(private readonly runner: CommandRunner) {}
 
+  /** Whether the accounts exist on this machine (else their commands are only logged). */
+  get real(): boolean {
+    return this.runner.apply;
+  }
+
   private async exists(database: 'passwd' | 'group', name: string): Promise<boolean> {
     if (!this.runner.apply) return false;
     return (await this.runner.read(['getent', database, name], { allowFailure: true })).exitCode === 0;

@@ -39,6 +39,9 @@ export interface AppJobsDeps {
   chownable: boolean;
   /** Ends the app's tokens (uninstall). */
   endTokens(appId: string): void;
+  /** Starts, restarts or stops the app's backend as its row now says. */
+  syncBackend(appId: string): Promise<void>;
+  stopBackend(appId: string): Promise<void>;
   changed(): void;
 }
 
@@ -65,6 +68,8 @@ async function placePackage(from: string, volume: AppVolume): Promise<void> {
   try {
     // Links were checked at upload to stay inside the package: kept as they are, never followed.
     await cp(from, incoming, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
+    // The kept copy's folder was private to the daemon; installed, the app's account reads it (and only reads it).
+    await chmod(incoming, 0o755);
     await rename(target, outgoing).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
@@ -152,6 +157,8 @@ export async function runInstall(deps: AppJobsDeps, ctx: JobContext<InstallParam
     return { appId, version: manifest.version };
   } finally {
     await deps.store.drop(ctx.params.packageId);
+    // The new version's backend, or the old one's again after a failed update.
+    await deps.syncBackend(appId).catch((err: unknown) => deps.logger.warn('app backend not started', { component: 'apps', appId, error: String(err) }));
     deps.changed();
   }
 }
@@ -165,6 +172,8 @@ export async function runRollback(deps: AppJobsDeps, ctx: JobContext<{ appId: st
     if (!row || !account?.dataset) throw new ProblemError('app.app.not_found', { appId });
     if (!row.previousManifest || !row.previousSnapshot) throw new ProblemError('app.app.no_previous', { appId });
     ctx.progress(0, 2, 'steps');
+    // Its files change under it: stopped first, started again on the version rolled back to.
+    await deps.stopBackend(appId);
     await deps.volumes.rollback(account.dataset, row.previousSnapshot);
     const manifest = JSON.parse(row.previousManifest) as AppManifest;
     await row.update({
@@ -179,6 +188,7 @@ export async function runRollback(deps: AppJobsDeps, ctx: JobContext<{ appId: st
     deps.logger.info('app rolled back', { component: 'apps', appId, version: manifest.version });
     return { appId, version: manifest.version };
   } finally {
+    await deps.syncBackend(appId).catch((err: unknown) => deps.logger.warn('app backend not started', { component: 'apps', appId, error: String(err) }));
     deps.changed();
   }
 }
@@ -195,6 +205,7 @@ export async function runUninstall(deps: AppJobsDeps, ctx: JobContext<{ appId: s
     const account = await deps.models.accounts.findByPk(appId);
     if (!row || !account) throw new ProblemError('app.app.not_found', { appId });
     ctx.progress(0, 2, 'steps');
+    await deps.stopBackend(appId);
     const volume = account.dataset ? await deps.volumes.find(account.dataset) : null;
     if (data === 'delete') {
       if (account.dataset) await deps.volumes.destroy(account.dataset);

@@ -10,6 +10,7 @@ import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import type { AppGrantsStore } from '../permissions/app-grants.ts';
 import { AppIcons } from './app-icons.ts';
 import { AppTokens } from './app-tokens.ts';
+import { BackendSupervisor } from './backend-supervisor.ts';
 import { installJob, rollbackJob, runInstall, runRollback, runUninstall, uninstallJob, type AppJobsDeps } from './app-jobs.ts';
 import { initAppModels } from './app.model.ts';
 import { appsAdminTopic, appsTopic } from './apps-topics.ts';
@@ -29,6 +30,8 @@ export interface AppsAreaDeps {
   accounts: AppAccounts;
   grants: AppGrantsStore;
   boxVersion: string;
+  /** A line a backend wrote, for the log store as `app/<id>`. */
+  backendOutput(appId: string, level: 'info' | 'warn', line: string): void;
 }
 
 const packageSweepMs = 60_000;
@@ -46,9 +49,12 @@ export function createAppsArea(deps: AppsAreaDeps) {
     logger: deps.logger,
   });
   const tokens = new AppTokens(deps.clock);
+  // Under the app's own account where accounts are real (a box, or tests that ask for them); a development daemon runs them as itself.
+  const backends = new BackendSupervisor({ logger: deps.logger, output: deps.backendOutput, asRoot: deps.accounts.real && process.getuid?.() === 0 });
   const apps = new InstalledAppsService({
     models,
     tokens,
+    backends,
     volumes: deps.volumes,
     store,
     packages,
@@ -69,6 +75,8 @@ export function createAppsArea(deps: AppsAreaDeps) {
     logger: deps.logger,
     chownable: process.getuid?.() === 0,
     endTokens: (appId) => tokens.endApp(appId),
+    syncBackend: (appId) => apps.syncBackend(appId),
+    stopBackend: (appId) => backends.stop(appId),
     changed: () => apps.changed(),
   };
   deps.jobs.register(installJob, { run: (ctx: Parameters<typeof runInstall>[1]) => runInstall(jobDeps, ctx) });
@@ -80,5 +88,5 @@ export function createAppsArea(deps: AppsAreaDeps) {
   // Also at start: packages kept before a restart are forgotten, so their folders go.
   deps.scheduler.every('apps.packages.sweep', packageSweepMs, () => store.sweep());
   apps.changed();
-  return { packages, apps, icons, models, tokens, volumes: deps.volumes };
+  return { packages, apps, icons, models, tokens, backends, volumes: deps.volumes };
 }

@@ -23,7 +23,10 @@ import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { appDetailsOf } from './app-details.ts';
 import { frontendsPath } from './app-frontends.ts';
 import type { AppTokens } from './app-tokens.ts';
+import { runFolder, type BackendSupervisor } from './backend-supervisor.ts';
+import { volumeLayout } from './app-jobs.ts';
 import { installJob, rollbackJob, uninstallJob, type InstallParams } from './app-jobs.ts';
+import path from 'node:path';
 import type { AppModels, AppRow } from './app.model.ts';
 import type { PackagesService } from './packages.service.ts';
 import type { PackageStore } from './package-store.ts';
@@ -45,6 +48,7 @@ export interface InstalledAppsDeps {
     get(id: number, reader: { id: number; admin: boolean }): Promise<Job>;
   };
   tokens: AppTokens;
+  backends: BackendSupervisor;
   publisher: TopicPublisher;
   clock: Clock;
   logger: Logger;
@@ -168,6 +172,7 @@ export class InstalledAppsService {
     await this.assertIdle(appId, admin);
     const details = await this.change(appId, { state: enabled ? 'enabled' : 'disabled' }, enabled ? 'app enabled' : 'app disabled');
     if (!enabled) this.deps.tokens.endApp(appId);
+    await this.syncBackend(appId);
     return details;
   }
 
@@ -212,6 +217,31 @@ export class InstalledAppsService {
     const row = await this.deps.models.apps.findByPk(appId);
     if (!row || row.state !== 'enabled') return false;
     return principal.admin || (await this.deps.grants.allowed(principal.id, appRight(appId)));
+  }
+
+  /** Runs the backend of an enabled app that has one (restarting it on a new version), and stops any other. */
+  async syncBackend(appId: string): Promise<void> {
+    const row = await this.deps.models.apps.findByPk(appId);
+    const account = await this.deps.models.accounts.findByPk(appId);
+    const backend = row?.state === 'enabled' ? row.parsedManifest.backend : null;
+    const volume = backend && account?.dataset ? await this.deps.volumes.find(account.dataset) : null;
+    if (!backend || !account || !volume) return this.deps.backends.stop(appId);
+    await this.deps.backends.start({
+      appId,
+      uid: account.uid,
+      command: backend.command,
+      cwd: path.join(volume.path, volumeLayout.package, 'backend'),
+      socket: path.join(volume.path, runFolder, 'backend.sock'),
+      dataDir: path.join(volume.path, volumeLayout.data),
+    });
+  }
+
+  /** At start: every enabled app's backend. */
+  async startBackends(): Promise<void> {
+    for (const row of await this.deps.models.apps.findAll({ where: { state: 'enabled' } }))
+      await this.syncBackend(row.id).catch((err: unknown) =>
+        this.deps.logger.warn('app backend not started', { component: 'apps', appId: row.id, error: String(err) }),
+      );
   }
 
   /** Enabled apps a caller may use, for the start menu: administrators every one, others those granted to them. */

@@ -157,6 +157,20 @@ export class LogsService {
     return trimLogs(this.deps.store, this.settings, this.writableArchiveDir(), this.deps.clock.now());
   }
 
+  /** A line an app's backend wrote (stdout as info, stderr as warn), under the same per-app limit as batches. */
+  appOutput(app: string, level: 'info' | 'warn', message: string): void {
+    if (this.limiter.take(app, 1) === 0) return;
+    this.deps.store.write({
+      time: new Date(this.deps.clock.now()).toISOString(),
+      level,
+      source: `app/${app}`,
+      message,
+      fields: {},
+      requestId: null,
+      userId: null,
+    });
+  }
+
   /** `keepDebug`: an installed app whose log level an administrator set to debug. */
   appBatch(app: string, userId: number, requestId: string | null, batch: AppLogBatch, keepDebug = false): AppLogResult {
     const wanted = keepDebug ? batch.entries : batch.entries.filter((e) => e.level !== 'debug');

@@ -1,0 +1,172 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import { buildAppPackage } from '../../build/scripts/build-app-package.js';
+import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
+import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { eventually } from '../helpers/desktop.ts';
+import { finished } from '../helpers/file-operations.ts';
+import { tgzOf } from '../helpers/tar-builder.ts';
+import { ensureZfsFuse, LoopDisks, sh, waitJob, zfsGet } from './zfs-fixture.ts';
+
+// Backends as root on zfs-fuse with real accounts: each runs under its app's own uid, without
+// privileges, is restarted when killed, and is reached only through the daemon with a backend token.
+const mib = 1024 * 1024;
+const disks = new LoopDisks(`cellarbk${process.pid}`);
+const pool = `${disks.prefix}a`;
+const example = JSON.parse(readFileSync('examples/hello-app/manifest.json', 'utf8')) as AppManifest;
+const appId = example.id;
+
+/** Pids of processes running as a uid (pgrep answers 1 when there is none). */
+const pidsOf = (uid: number): number[] => {
+  try {
+    return sh(['pgrep', '-u', String(uid)])
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+};
+const status = (pid: number, field: string) => new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim();
+
+describe('app backends, supervised under their own accounts', function () {
+  this.timeout(120_000);
+  let box: TestDaemon;
+  let admin: TestClient;
+  let built: string;
+
+  const install = async (body: Buffer, request: { pool?: string } = {}) => {
+    const preview = await admin.api.apps.uploadPackage({ body });
+    const job = await finished(admin, (await admin.api.apps.install({ params: { packageId: preview.packageId }, body: request })).id, 60_000);
+    expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
+  };
+  const backendToken = async () => (await admin.api.apps.issueToken({ params: { appId }, body: { kind: 'backend', instanceId: 'window-0001' } })).token;
+  const callBackend = (token: string) => fetch(`${box.url}/api/app-backend/${appId}/visits`, { headers: { Authorization: `Bearer ${token}` } });
+  const running = (uid: number, what: string) =>
+    eventually(
+      async () => pidsOf(uid),
+      (pids) => pids.length === 1,
+      what,
+    ).then((pids) => pids[0] as number);
+
+  before(async () => {
+    if (process.getuid?.() !== 0) throw new Error('the backends system test needs root (real accounts and zfs-fuse)');
+    await ensureZfsFuse();
+    disks.add(1);
+    // The pools are mounted below this folder: the apps' accounts must be able to pass through it.
+    chmodSync(disks.work, 0o755);
+    box = await startTestDaemon(
+      {},
+      {
+        apps: { accounts: true },
+        storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * mib, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'] },
+      },
+    );
+    admin = await box.signIn();
+    disks.pools.add(pool);
+    const plan = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool, layout: 'stripe', disks: [disks.name(0)] } });
+    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: plan.planId } }))).state).to.equal('succeeded');
+    built = await buildAppPackage('examples/hello-app', await mkdtemp(path.join(tmpdir(), 'cellar-backends-')));
+  });
+
+  after(async () => {
+    await box?.close();
+    await disks.cleanup();
+    for (const uid of [40000, 40001]) {
+      for (const pid of pidsOf(uid)) sh(['kill', '-9', String(pid)]);
+      const name = appAccountName(uid);
+      try {
+        sh(['userdel', name]);
+      } catch {
+        // not there
+      }
+      try {
+        sh(['groupdel', name]);
+      } catch {
+        // not there
+      }
+    }
+    if (built) await rm(path.dirname(built), { recursive: true, force: true });
+  });
+
+  it('runs the example backend under the app’s uid and gid, without groups, capabilities or new privileges', async () => {
+    await install(readFileSync(built), { pool });
+    const pid = await running(40000, 'the backend running as uid 40000');
+    expect(status(pid, 'Uid')?.split(/\s+/)).to.deep.equal(['40000', '40000', '40000', '40000']);
+    expect(status(pid, 'Gid')?.split(/\s+/)).to.deep.equal(['40000', '40000', '40000', '40000']);
+    expect(status(pid, 'Groups')).to.equal('');
+    expect(status(pid, 'NoNewPrivs')).to.equal('1');
+    expect(status(pid, 'CapEff')).to.equal('0000000000000000');
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).to.include('server.js');
+  });
+
+  it('is reached through the daemon with a backend token only, and stores its output as app/<id>', async () => {
+    const res = await callBackend(await backendToken());
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.include({ user: 'admin' });
+    const host = (await admin.api.apps.issueToken({ params: { appId }, body: { kind: 'host', instanceId: 'window-0001' } })).token;
+    expect((await callBackend(host)).status).to.equal(401);
+    expect((await admin.request('GET', `/api/app-backend/${appId}/visits`)).status).to.equal(401);
+    await eventually(
+      async () => (await admin.api.logs.list({ query: { source: [`app/${appId}`] } })).items.map((e) => e.message),
+      (messages) => messages.some((m) => m.startsWith('hello backend listening')),
+      'the backend’s output in the log store',
+    );
+  });
+
+  it('restarts the backend after kill -9', async () => {
+    const before = await running(40000, 'the backend');
+    sh(['kill', '-9', String(before)]);
+    const after = await eventually(
+      async () => pidsOf(40000),
+      (pids) => pids.length === 1 && pids[0] !== before,
+      'a new backend process',
+    );
+    expect(after[0]).to.not.equal(before);
+    await eventually(
+      async () => (await callBackend(await backendToken())).status,
+      (s) => s === 200,
+      'the restarted backend answering',
+    );
+  });
+
+  it('cannot read another app’s data: each app’s folder is its own account’s alone', async () => {
+    await install(
+      tgzOf([
+        { name: 'manifest.json', body: JSON.stringify({ ...example, id: 'org.example.other' }) },
+        { name: 'icon.svg', body: readFileSync('examples/hello-app/icon.svg') },
+        { name: 'frontend/', type: 'dir' },
+        { name: 'frontend/index.html', body: '<!doctype html><title>other</title>' },
+        { name: 'backend/', type: 'dir' },
+        { name: 'backend/server.js', body: readFileSync('examples/hello-app/backend/server.js') },
+        { name: 'backend/package.json', body: readFileSync('examples/hello-app/backend/package.json') },
+      ]),
+    );
+    await running(40001, 'the other app’s backend');
+    const secret = path.join(zfsGet('mountpoint', `${pool}/apps/org.example.other`), 'data', 'secret.txt');
+    writeFileSync(secret, 'the other app only');
+    sh(['chown', '40001:40001', secret]);
+    // The first app's identity exactly as its backend has it.
+    const asFirstApp = ['setpriv', '--reuid=40000', '--regid=40000', '--clear-groups', '--no-new-privs', '--', 'cat', secret];
+    expect(() => sh(asFirstApp)).to.throw(/Permission denied|exit/i);
+  });
+
+  it('stops the backend when the app is switched off and starts it again when switched on; uninstall stops it for good', async () => {
+    await admin.api.apps.update({ params: { appId }, body: { enabled: false } });
+    await eventually(
+      async () => pidsOf(40000),
+      (pids) => pids.length === 0,
+      'the backend stopped',
+    );
+    expect((await admin.request('GET', `/api/app-backend/${appId}/visits`)).status).to.equal(401);
+    await admin.api.apps.update({ params: { appId }, body: { enabled: true } });
+    await running(40000, 'the backend again');
+    const job = await finished(admin, (await admin.api.apps.uninstall({ params: { appId }, query: { data: 'delete' } })).id, 60_000);
+    expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
+    expect(pidsOf(40000)).to.deep.equal([]);
+  });
+});
