@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { artifacts, assertChromium, launchChromium } from '../helpers/browser.ts';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { artifacts, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { type TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: the API docs page', function () {
   this.timeout(60_000);
@@ -14,14 +14,11 @@ describe('e2e: the API docs page', function () {
   let problems: string[];
 
   before(async () => {
-    assertChromium();
-    box = await startTestDaemon();
-    browser = await launchChromium();
+    ({ box, browser } = await startBrowserBox({ web: false }));
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   beforeEach(async () => {

@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import filesEn from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
 import desktopEn from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, webDir } from '../helpers/browser.ts';
-import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { desktopReady, eventually, openDesktop, savedLayout, styleRect } from '../helpers/desktop.ts';
 import { makeShare, removeTempFolders } from '../helpers/shares.ts';
 
@@ -37,8 +37,7 @@ describe('e2e: the desktop follows other tabs and devices live', function () {
   const marked = (p: Page) => p.evaluate(() => (window as unknown as { liveMark?: boolean }).liveMark === true);
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
+    ({ box, browser } = await startBrowserBox());
     admin = await box.signIn();
     const made = await makeShare(admin, 'Pictures');
     shareId = made.share.id;
@@ -46,7 +45,6 @@ describe('e2e: the desktop follows other tabs and devices live', function () {
     writeFileSync(path.join(made.folder, 'Holidays', 'beach.txt'), 'sand');
     logs = (await admin.api.desktop.createItem({ body: { kind: 'app', label: 'Logs', appId: 'org.service.logs' } })).id;
     files = (await admin.api.desktop.createItem({ body: { kind: 'app', label: 'Files', appId: 'org.service.files' } })).id;
-    browser = await launchChromium();
     one = await openDesktop(browser, box.url);
     tab2 = await one.context.newPage();
     await tab2.goto(box.url);
@@ -56,8 +54,7 @@ describe('e2e: the desktop follows other tabs and devices live', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
     removeTempFolders();
   });
 

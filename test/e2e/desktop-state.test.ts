@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import desktopEn from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, webDir } from '../helpers/browser.ts';
-import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { desktopReady, drag, eventually, openDesktop, savedLayout, styleRect } from '../helpers/desktop.ts';
 import { registerTestKinds, waitForJob } from '../helpers/jobs.ts';
 import { insertUser } from '../helpers/users.ts';
@@ -20,10 +20,8 @@ describe('e2e: desktop icons, notifications and jobs', function () {
   let itemIds: number[];
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
+    ({ box, browser } = await startBrowserBox());
     registerTestKinds(box.daemon.jobs);
-    browser = await launchChromium();
     admin = await box.signIn();
     // These tests arrange their own icons: the apps a first desktop gets go first (and stay gone).
     for (const item of (await admin.api.desktop.get()).items)
@@ -40,8 +38,7 @@ describe('e2e: desktop icons, notifications and jobs', function () {
 
   after(async () => {
     await context?.close();
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   afterEach(async function () {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import desktopEn from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, webDir } from '../helpers/browser.ts';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { type TestDaemon } from '../helpers/daemon.ts';
 import { desktopReady, eventually, openDesktop } from '../helpers/desktop.ts';
 import { photo } from '../helpers/images.ts';
 
@@ -14,16 +14,13 @@ describe('e2e: uploaded wallpaper', function () {
   let page: Page;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
-    browser = await launchChromium();
+    ({ box, browser } = await startBrowserBox());
     ({ context, page } = await openDesktop(browser, box.url));
   });
 
   after(async () => {
     await context?.close();
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   afterEach(async function () {

@@ -4,8 +4,8 @@ import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import desktopDe from '../../web/src/desktop/i18n/de.json' with { type: 'json' };
 import desktopEn from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, webDir } from '../helpers/browser.ts';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { type TestDaemon } from '../helpers/daemon.ts';
 import { desktopReady, drag, eventually, openDesktop, styleRect } from '../helpers/desktop.ts';
 
 const appCenter = 'org.service.app-center';
@@ -18,16 +18,13 @@ describe('e2e: desktop windows', function () {
   let page: Page;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
-    browser = await launchChromium();
+    ({ box, browser } = await startBrowserBox());
     ({ context, page } = await openDesktop(browser, box.url));
   });
 
   after(async () => {
     await context?.close();
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   afterEach(async function () {

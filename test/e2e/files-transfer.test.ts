@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ShareInfo } from '../../shared/src/api/shares.ts';
 import en from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, expectText, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
-import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 
 const appPath = '/app/org.service.files';
@@ -62,8 +62,7 @@ describe('e2e: Files folder uploads and Copy to / Move to', function () {
   let reference: ShareInfo;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
+    ({ box, browser } = await startBrowserBox());
     const admin = await box.signIn();
     ({ share: work, folder: workFolder } = await makeShare(admin, 'Work'));
     ({ share: reference } = await makeShare(admin, 'Reference'));
@@ -71,15 +70,13 @@ describe('e2e: Files folder uploads and Copy to / Move to', function () {
     const rita = await admin.api.users.create({ body: { username: 'rita', password: 'Regenbogen-2026!', language: 'en' } });
     await admin.api.shares.setGrants({ params: { shareId: work.id }, body: { grants: [{ subjectType: 'user', subjectId: rita.id, level: 'readWrite' }] } });
     await admin.api.shares.setGrants({ params: { shareId: reference.id }, body: { grants: [{ subjectType: 'user', subjectId: rita.id, level: 'read' }] } });
-    browser = await launchChromium();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     await signInThroughPage(page, box.url, 'rita', 'Regenbogen-2026!');
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
     removeTempFolders();
   });
 

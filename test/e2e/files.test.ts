@@ -6,8 +6,8 @@ import type { ShareInfo } from '../../shared/src/api/shares.ts';
 import de from '../../web/src/apps/files/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
 import cp from '../../web/src/apps/control-panel/shares/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, expectText, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
-import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 import { photo } from '../helpers/images.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 
@@ -32,8 +32,7 @@ describe('e2e: the Files app', function () {
   let folder: string;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
+    ({ box, browser } = await startBrowserBox());
     const admin = await box.signIn();
     ({ share, folder } = await makeShare(admin, 'Documents'));
     writeFileSync(path.join(folder, 'alpha.txt'), 'alpha');
@@ -42,15 +41,13 @@ describe('e2e: the Files app', function () {
     writeFileSync(path.join(folder, 'file2.txt'), 'two');
     mkdirSync(path.join(folder, 'Projects'));
     writeFileSync(path.join(folder, 'Projects', 'plan.md'), '# plan');
-    browser = await launchChromium();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
     await signInThroughPage(page, box.url, 'admin', adminPassword);
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
     removeTempFolders();
   });
 

@@ -7,8 +7,8 @@ import cpEn from '../../web/src/apps/control-panel/i18n/en.json' with { type: 'j
 import accountDe from '../../web/src/apps/personal-settings/i18n/de.json' with { type: 'json' };
 import accountEn from '../../web/src/apps/personal-settings/i18n/en.json' with { type: 'json' };
 import shellDe from '../../web/src/lib/i18n/de.json' with { type: 'json' };
-import { assertBrowserPrerequisites, expectText, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
-import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 
 const userId = async (box: TestDaemon, username: string): Promise<number> => {
   const [rows] = await box.daemon.db.query('SELECT id FROM users WHERE username = ?', { replacements: [username] });
@@ -36,9 +36,7 @@ describe('e2e: users, personal settings and two-step sign-in', function () {
   let recoveryCodes: string[] = [];
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
-    browser = await launchChromium();
+    ({ box, browser } = await startBrowserBox());
     admin = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
     adminPage = await admin.newPage();
     // German browser for alice: sign-in and her desktop speak German.
@@ -47,8 +45,7 @@ describe('e2e: users, personal settings and two-step sign-in', function () {
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   const cp = (p: Page) => p.getByRole('tabpanel');

@@ -4,8 +4,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { LogEntry } from '../../shared/src/api/logs.ts';
 import de from '../../web/src/apps/logs/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/logs/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
-import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
 /** The Logs app in real Chromium against a real daemon: search, request links, levels, export, settings. */
 describe('e2e: the Logs app', function () {
@@ -18,8 +18,7 @@ describe('e2e: the Logs app', function () {
   const requestId = 'e2e-request-0001';
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
+    ({ box, browser } = await startBrowserBox());
     admin = await box.signIn();
     // Entries as the Files app writes them for its user: two belong to one request the user saw fail.
     const res = await admin.request('POST', '/api/apps/org.service.files/logs', {
@@ -32,15 +31,13 @@ describe('e2e: the Logs app', function () {
       },
     });
     expect(res.status).to.equal(200);
-    browser = await launchChromium();
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = await context.newPage();
     await signInThroughPage(page, box.url, 'admin', adminPassword);
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   const list = () => page.getByRole('listbox', { name: en['logs.list.label'] });

@@ -4,8 +4,8 @@ import { generate } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
-import { artifacts, assertBrowserPrerequisites, expectText, launchChromium, webDir } from '../helpers/browser.ts';
-import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { artifacts, expectText, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: sign in to the web desktop', function () {
   this.timeout(60_000);
@@ -15,14 +15,11 @@ describe('e2e: sign in to the web desktop', function () {
   let page: Page;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
-    browser = await launchChromium();
+    ({ box, browser } = await startBrowserBox());
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   const open = async (locale = 'en-US'): Promise<Page> => {

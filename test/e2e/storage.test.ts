@@ -4,8 +4,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import de from '../../web/src/apps/storage-manager/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/storage-manager/i18n/en.json' with { type: 'json' };
 import homesEn from '../../web/src/apps/control-panel/homes/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, expectText, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
-import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { assertBrowserPrerequisites, expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 import { ensureZfsFuse, LoopDisks, sh } from '../system/zfs-fixture.ts';
 
 // Real ZFS (zfs-fuse) on loop devices of sparse files, as root, through the real daemon with
@@ -26,6 +26,7 @@ describe('e2e: Storage Manager on zfs-fuse', function () {
   const small = 2;
 
   before(async () => {
+    // Before the disks are made: a missing browser or web build fails at once.
     assertBrowserPrerequisites();
     await ensureZfsFuse();
     disks.pools.add(poolName);
@@ -33,9 +34,8 @@ describe('e2e: Storage Manager on zfs-fuse', function () {
     disks.add(1, '48M');
     disks.add(1);
     sh(['mkfs.ext4', '-q', '-F', disks.loops[small]!]);
-    box = await startTestDaemon(
-      { webDir },
-      {
+    ({ box, browser } = await startBrowserBox({
+      daemon: {
         storage: {
           apply: true,
           includeLoopDevices: true,
@@ -45,16 +45,14 @@ describe('e2e: Storage Manager on zfs-fuse', function () {
           scrubPollMs: 200,
         },
       },
-    );
-    browser = await launchChromium();
+    }));
     context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
     page = await context.newPage();
     await signInThroughPage(page, box.url, 'admin', adminPassword);
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
     await disks.cleanup();
   });
 

@@ -3,8 +3,8 @@ import type { Browser } from 'playwright-core';
 import regionEn from '../../web/src/apps/control-panel/region/i18n/en.json' with { type: 'json' };
 import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
-import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: the box language and region', function () {
   this.timeout(90_000);
@@ -12,14 +12,11 @@ describe('e2e: the box language and region', function () {
   let browser: Browser;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
-    browser = await launchChromium();
+    ({ box, browser } = await startBrowserBox());
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ box, browser });
   });
 
   it('an administrator sets German and Austria; a browser asking for French then signs in in German', async () => {

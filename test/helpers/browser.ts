@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { startTestDaemon, type TestDaemon } from './daemon.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
@@ -41,6 +42,34 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+export interface BrowserBox {
+  box: TestDaemon;
+  browser: Browser;
+}
+
+/**
+ * What every browser test starts with: a real daemon (development mode, fresh data directory)
+ * serving the built web desktop, and Debian's Chromium. Fails loudly, naming the command, on a
+ * missing prerequisite. `web: false` serves no desktop (a page the daemon renders itself).
+ */
+export async function startBrowserBox(options: { web?: boolean; daemon?: Parameters<typeof startTestDaemon>[1] } = {}): Promise<BrowserBox> {
+  if (options.web === false) assertChromium();
+  else assertBrowserPrerequisites();
+  const box = await startTestDaemon(options.web === false ? {} : { webDir }, options.daemon);
+  try {
+    return { box, browser: await launchChromium() };
+  } catch (err) {
+    await box.close();
+    throw err;
+  }
+}
+
+/** Closes the browser, then the daemon; either may be missing when the start failed halfway. */
+export async function stopBrowserBox(started: Partial<BrowserBox>): Promise<void> {
+  await started.browser?.close();
+  await started.box?.close();
 }
 
 /** Waits up to five seconds for a locator's text to become `text`, then asserts it (showing what it was). */

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
+import { signInThroughPage } from './browser.ts';
 import { adminPassword } from './daemon.ts';
 
 export interface Rect {
@@ -17,10 +17,7 @@ export async function openDesktop(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(baseUrl);
-  await page.getByLabel(en['signIn.username']).fill(options.username ?? 'admin');
-  await page.getByLabel(en['signIn.password']).fill(options.password ?? adminPassword);
-  await page.getByRole('button', { name: en['signIn.submit'] }).click();
+  await signInThroughPage(page, baseUrl, options.username ?? 'admin', options.password ?? adminPassword);
   await desktopReady(page);
   return { context, page };
 }
