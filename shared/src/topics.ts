@@ -7,6 +7,7 @@ import type { ShareInfo } from './api/shares.ts';
 import type { LogEntry } from './api/logs.ts';
 import type { EffectiveRights } from './api/permissions.ts';
 import type { PoolList, StorageHealth } from './api/storage.ts';
+import type { AdminAppList, AppLogLevel } from './api/apps.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -83,6 +84,11 @@ export type StoragePoolsEvent = { type: 'changed'; data: PoolList };
 /** Alerts changed; mute flags are per caller, so read GET /api/storage/alerts again (the snapshot is the subscriber's). Administrators only. */
 export type StorageAlertsEvent = { type: 'changed'; data: Record<string, never> };
 
+/** The installed apps as GET /api/apps answers them, sent whole on every change; administrators only. */
+export type AppsAdminEvent = { type: 'changed'; data: AdminAppList };
+/** To an app's windows: its log level (debug on or off) changed. */
+export type AppsEvent = { type: 'logLevel'; data: { appId: string; level: AppLogLevel } };
+
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
   storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
@@ -103,6 +109,10 @@ export const topics = {
   notifications: topic<NotificationList, NotificationEvent>(/^notifications$/),
   /** Snapshot: the newest 100 entries, newest first. */
   logTail: topic<LogEntry[], LogTailEvent>(/^logs\/tail$/),
+  /** Snapshot: the same list as GET /api/apps. */
+  appsAdmin: topic<AdminAppList, AppsAdminEvent>(/^apps\/admin$/),
+  /** `apps/<appId>`: for the windows of an app the caller may use; snapshot: the app's log level. */
+  apps: topic<{ appId: string; level: AppLogLevel }, AppsEvent>(/^apps\/[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/),
 };
 
 export const topicName = {
@@ -117,6 +127,8 @@ export const topicName = {
   notifications: 'notifications',
   desktop: 'desktop',
   logTail: 'logs/tail',
+  appsAdmin: 'apps/admin',
+  apps: (appId: string) => `apps/${appId}`,
 };
 
 /** What a client receives for a subscribed topic. */

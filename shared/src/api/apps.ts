@@ -1,6 +1,15 @@
 import Joi from 'joi';
-import { appManifestSchema, appPermissions, storageRequestSchema, type AppManifest, type AppPermission, type StorageRequest } from './app-manifest.ts';
-import { isoTime } from './common.ts';
+import {
+  appIdPattern,
+  appManifestSchema,
+  appPermissions,
+  storageRequestSchema,
+  type AppManifest,
+  type AppPermission,
+  type StorageRequest,
+} from './app-manifest.ts';
+import { hostToolErrors, id, isoTime } from './common.ts';
+import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
 /** Limits of the spec for an uploaded package; the entry cap is ours (a package is a web app, not a disk image). */
@@ -71,6 +80,140 @@ export const appPackagePreviewSchema = Joi.object<AppPackagePreview, true>({
   expiresAt: isoTime().required(),
 }).id('AppPackagePreview');
 
+/** Installed apps: what an administrator sees and changes. */
+export type AppState = 'enabled' | 'disabled';
+export type AppLogLevel = 'info' | 'debug';
+/** automatic installs updates, notify only tells administrators, none ignores them; null follows the box's setting. */
+export type AppUpdatePolicy = 'automatic' | 'notify' | 'none' | null;
+
+export interface AppStorageMapping {
+  shareId: number;
+  /** A folder of the share, relative to its root (`''` is the share itself). */
+  path: string;
+  access: 'read' | 'readWrite';
+}
+
+export interface AppStorage extends StorageRequest {
+  mapping: AppStorageMapping | null;
+}
+
+export interface AppDetails {
+  id: string;
+  manifest: AppManifest;
+  state: AppState;
+  /** The app's own system account, which owns its data and runs its backend. */
+  uid: number;
+  /** Where the app's data lives: a dataset `<pool>/apps/<id>` (or a folder on a development machine). */
+  dataset: string;
+  /** Permissions the manifest asks for, each granted or revoked by an administrator (granted at install). */
+  permissions: { granted: AppPermission[]; revoked: AppPermission[] };
+  storage: AppStorage[];
+  logLevel: AppLogLevel;
+  updatePolicy: AppUpdatePolicy;
+  /** The version a rollback returns to; null when there is none. */
+  previousVersion: string | null;
+  installedAt: string;
+  updatedAt: string;
+}
+
+export interface AdminAppList {
+  /** The pool every app's data lives on; null until the first app is installed. */
+  pool: string | null;
+  apps: AppDetails[];
+}
+
+export interface InstallAppRequest {
+  /** The app pool; required for the first app, and must be the app pool after that. */
+  pool?: string;
+  /** Who may use a new app: everybody (the built-in group users) or administrators only. Updates keep the grants. */
+  access?: 'everybody' | 'admins';
+}
+
+export interface UpdateAppRequest {
+  enabled: boolean;
+}
+
+export interface AppGrantSubject {
+  users: number[];
+  groups: number[];
+}
+
+export interface AppGrants extends AppGrantSubject {
+  appId: string;
+  /** Every active user and whether they may use the app, and why. */
+  result: { userId: number; username: string; allowed: boolean; via: 'admin' | 'user' | 'group' | null }[];
+}
+
+export interface AppPermissionsRequest {
+  /** true grants, false revokes; permissions not listed stay as they are. */
+  permissions: Partial<Record<AppPermission, boolean>>;
+}
+
+const appIdParams = Joi.object<{ appId: string }, true>({
+  appId: Joi.string().max(128).pattern(appIdPattern, 'app id').required(),
+});
+const storageParams = Joi.object<{ appId: string; storageId: string }, true>({
+  appId: Joi.string().max(128).pattern(appIdPattern, 'app id').required(),
+  storageId: Joi.string()
+    .pattern(/^[a-z][a-z0-9-]{0,39}$/, 'storage id')
+    .required(),
+});
+
+const permissionList = Joi.array().items(Joi.string().valid(...appPermissions));
+const mappingSchema = Joi.object<AppStorageMapping, true>({
+  shareId: id().required(),
+  path: Joi.string().max(4096).allow('').required(),
+  access: Joi.string().valid('read', 'readWrite').required(),
+}).id('AppStorageMapping');
+
+export const appDetailsSchema = Joi.object<AppDetails, true>({
+  id: Joi.string().required(),
+  manifest: appManifestSchema.required(),
+  state: Joi.string().valid('enabled', 'disabled').required(),
+  uid: Joi.number().integer().required(),
+  dataset: Joi.string().required(),
+  permissions: Joi.object({ granted: permissionList.required(), revoked: permissionList.required() }).required(),
+  storage: Joi.array()
+    .items(
+      Joi.object<AppStorage, true>({
+        storageId: Joi.string().required(),
+        purpose: Joi.string().required(),
+        access: Joi.string().valid('read', 'readWrite').required(),
+        mapping: mappingSchema.allow(null).required(),
+      }).id('AppStorage'),
+    )
+    .required(),
+  logLevel: Joi.string().valid('info', 'debug').required(),
+  updatePolicy: Joi.string().valid('automatic', 'notify', 'none').allow(null).required(),
+  previousVersion: Joi.string().allow(null).required(),
+  installedAt: isoTime().required(),
+  updatedAt: isoTime().required(),
+}).id('AppDetails');
+
+export const adminAppListSchema = Joi.object<AdminAppList, true>({
+  pool: Joi.string().allow(null).required(),
+  apps: Joi.array().items(appDetailsSchema).required(),
+}).id('AdminAppList');
+
+const appGrantsSchema = Joi.object<AppGrants, true>({
+  appId: Joi.string().required(),
+  users: Joi.array().items(id()).required(),
+  groups: Joi.array().items(id()).required(),
+  result: Joi.array()
+    .items(
+      Joi.object({
+        userId: id().required(),
+        username: Joi.string().required(),
+        allowed: Joi.boolean().required(),
+        via: Joi.string().valid('admin', 'user', 'group').allow(null).required(),
+      }),
+    )
+    .required(),
+}).id('AppGrants');
+
+const appErrors = ['app.app.not_found'] as const;
+const changeErrors = [...appErrors, 'app.app.busy'] as const;
+
 const packageErrors = ['app.package.not_found'] as const;
 
 export const appsRoutes = {
@@ -116,5 +259,180 @@ export const appsRoutes = {
     params: packageIdParams,
     status: 204,
     errors: packageErrors,
+  }),
+  install: defineRoute({
+    id: 'apps.install',
+    method: 'POST',
+    path: '/api/apps/packages/{packageId}/install',
+    access: 'admin',
+    summary: 'Installs or updates the app of a kept package as a job',
+    description:
+      'The first app needs `pool`: every app keeps its data in a dataset `<pool>/apps/<id>` owned by an account of its own. `access` decides who may use a new app (everybody by default). An update snapshots the dataset first and returns to it, with the previous version, when a step fails.',
+    params: packageIdParams,
+    body: Joi.object<InstallAppRequest, true>({
+      pool: Joi.string().max(255),
+      access: Joi.string().valid('everybody', 'admins'),
+    }).id('InstallAppRequest'),
+    status: 202,
+    response: jobSchema,
+    errors: [...packageErrors, 'app.pool.required', 'storage.pool.not_found', 'app.app.busy', 'app.package.downgrade_unsupported', ...hostToolErrors],
+  }),
+  list: defineRoute({
+    id: 'apps.list',
+    method: 'GET',
+    path: '/api/apps',
+    access: 'admin',
+    summary: 'Every installed app with its manifest, permissions, account, state, and the app pool; topic apps/admin',
+    status: 200,
+    response: adminAppListSchema,
+    errors: [],
+  }),
+  update: defineRoute({
+    id: 'apps.update',
+    method: 'PATCH',
+    path: '/api/apps/{appId}',
+    access: 'admin',
+    summary: 'Switches an app on or off: a disabled app is not served, its backend stops and its tokens end; data and grants stay',
+    params: appIdParams,
+    body: Joi.object<UpdateAppRequest, true>({ enabled: Joi.boolean().required() }).id('UpdateAppRequest'),
+    status: 200,
+    response: appDetailsSchema,
+    errors: changeErrors,
+  }),
+  uninstall: defineRoute({
+    id: 'apps.uninstall',
+    method: 'DELETE',
+    path: '/api/apps/{appId}',
+    access: 'admin',
+    summary: 'Uninstalls an app as a job: data=keep leaves its dataset for a later install, data=delete destroys it with its snapshots',
+    params: appIdParams,
+    query: Joi.object<{ data: 'keep' | 'delete' }, true>({ data: Joi.string().valid('keep', 'delete').required() }),
+    status: 202,
+    response: jobSchema,
+    errors: [...changeErrors, ...hostToolErrors],
+  }),
+  rollback: defineRoute({
+    id: 'apps.rollback',
+    method: 'POST',
+    path: '/api/apps/{appId}/rollback',
+    access: 'admin',
+    summary: 'Returns to the version before the last update and restores the snapshot taken before it, as a job',
+    params: appIdParams,
+    status: 202,
+    response: jobSchema,
+    errors: [...changeErrors, 'app.app.no_previous', ...hostToolErrors],
+  }),
+  grants: defineRoute({
+    id: 'apps.grants',
+    method: 'GET',
+    path: '/api/apps/{appId}/grants',
+    access: 'admin',
+    summary: 'Who may use the app: the users and groups granted app:<id>, and each user’s result',
+    params: appIdParams,
+    status: 200,
+    response: appGrantsSchema,
+    errors: appErrors,
+  }),
+  setGrants: defineRoute({
+    id: 'apps.setGrants',
+    method: 'PUT',
+    path: '/api/apps/{appId}/grants',
+    access: 'admin',
+    summary: 'Replaces who may use the app (the built-in group users means everybody; none, administrators only); pushed to the desktops at once',
+    params: appIdParams,
+    body: Joi.object<AppGrantSubject, true>({
+      users: Joi.array().items(id()).unique().max(10_000).required(),
+      groups: Joi.array().items(id()).unique().max(10_000).required(),
+    }).id('AppGrantsRequest'),
+    status: 200,
+    response: appGrantsSchema,
+    errors: [...appErrors, 'fs.grant.subject_not_found'],
+  }),
+  icon: defineRoute({
+    id: 'apps.icon',
+    method: 'GET',
+    path: '/api/apps/{appId}/icon',
+    access: 'user',
+    summary: 'The app’s icon, to those who may use it, sandboxed',
+    params: appIdParams,
+    status: 200,
+    response: { raw: true, contentType: 'image/svg+xml' },
+    errors: appErrors,
+  }),
+  setLogLevel: defineRoute({
+    id: 'apps.setLogLevel',
+    method: 'PUT',
+    path: '/api/apps/{appId}/log-level',
+    access: 'admin',
+    summary: 'debug on or off; info, warn and error always reach the log store. The apps topic carries it to the app’s windows',
+    params: appIdParams,
+    body: Joi.object<{ level: AppLogLevel }, true>({ level: Joi.string().valid('info', 'debug').required() }).id('AppLogLevelRequest'),
+    status: 200,
+    response: appDetailsSchema,
+    errors: appErrors,
+  }),
+  setPermissions: defineRoute({
+    id: 'apps.setPermissions',
+    method: 'PUT',
+    path: '/api/apps/{appId}/permissions',
+    access: 'admin',
+    summary: 'Grants or revokes permissions the manifest asks for; a revoked one stays revoked across updates',
+    params: appIdParams,
+    body: Joi.object<AppPermissionsRequest, true>({
+      permissions: Joi.object(Object.fromEntries(appPermissions.map((p) => [p, Joi.boolean()])))
+        .min(1)
+        .required(),
+    }).id('AppPermissionsRequest'),
+    status: 200,
+    response: appDetailsSchema,
+    errors: [...appErrors, 'app.permission.not_requested'],
+  }),
+  setUpdatePolicy: defineRoute({
+    id: 'apps.setUpdatePolicy',
+    method: 'PUT',
+    path: '/api/apps/{appId}/update-policy',
+    access: 'admin',
+    summary: 'automatic, notify, none, or null to follow the box’s policy',
+    params: appIdParams,
+    body: Joi.object<{ policy: AppUpdatePolicy }, true>({
+      policy: Joi.string().valid('automatic', 'notify', 'none').allow(null).required(),
+    }).id('AppUpdatePolicyRequest'),
+    status: 200,
+    response: appDetailsSchema,
+    errors: appErrors,
+  }),
+  mapStorage: defineRoute({
+    id: 'apps.mapStorage',
+    method: 'PUT',
+    path: '/api/apps/{appId}/storage/{storageId}',
+    access: 'admin',
+    summary: 'Maps an existing folder of a share to a storage request, read-only or read-write as the request allows',
+    description: 'The folder keeps its rights, snapshots and recycle bin; the app’s account gets an ACL entry on it, and the folder survives uninstall.',
+    params: storageParams,
+    body: mappingSchema.id('AppStorageMappingRequest'),
+    status: 200,
+    response: appDetailsSchema,
+    errors: [
+      ...appErrors,
+      'app.storage.not_found',
+      'app.mapping.invalid',
+      'fs.share.not_found',
+      'fs.entry.not_found',
+      'fs.entry.not_folder',
+      'fs.path.invalid',
+      'fs.path.outside_share',
+      ...hostToolErrors,
+    ],
+  }),
+  unmapStorage: defineRoute({
+    id: 'apps.unmapStorage',
+    method: 'DELETE',
+    path: '/api/apps/{appId}/storage/{storageId}',
+    access: 'admin',
+    summary: 'Removes a storage mapping; the folder stays',
+    params: storageParams,
+    status: 200,
+    response: appDetailsSchema,
+    errors: [...appErrors, 'app.storage.not_found', ...hostToolErrors],
   }),
 };

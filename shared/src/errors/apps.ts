@@ -23,4 +23,13 @@ export const appErrors = defineErrors({
     params: ['installedVersion', 'installedDataVersion', 'dataVersion'],
   },
   'app.package.box_too_old': { status: 409, title: 'The app needs a newer version of the box', params: ['needs', 'box'] },
+  'app.app.not_found': { status: 404, title: 'There is no such app, or you may not use it', params: ['appId'] },
+  'app.app.busy': { status: 409, title: 'Another change of this app is under way', params: ['appId', 'jobId'] },
+  'app.app.no_previous': { status: 409, title: 'There is no earlier version to return to', params: ['appId'] },
+  'app.app.disabled': { status: 409, title: 'The app is switched off', params: ['appId'] },
+  'app.pool.required': { status: 400, title: 'The first app needs a pool for the data of every app' },
+  'app.permission.not_requested': { status: 400, title: 'The app does not ask for this permission', params: ['permission'] },
+  'app.storage.not_found': { status: 404, title: 'The app asks for no storage of this id', params: ['storageId'] },
+  'app.mapping.invalid': { status: 400, title: 'The storage request does not allow this mapping', params: ['reason'] },
+  'app.backend.missing': { status: 409, title: 'The app has no backend', params: ['appId'] },
 });
