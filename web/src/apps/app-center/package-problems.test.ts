@@ -4,7 +4,7 @@ import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { enMessages as en } from '../../lib/i18n/dictionaries.ts';
 import { appProblemMessage } from './package-problems.ts';
 
-const problem = (code: string, params: Record<string, unknown>): ProblemDetails => ({
+const problem = (code: ProblemDetails['code'], params: Record<string, unknown>): ProblemDetails => ({
   type: 'x',
   title: 'server title',
   status: 400,
