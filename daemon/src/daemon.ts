@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
-import { createAppsArea } from './areas/apps/apps-area.ts';
+import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
 import { appsHandlers } from './areas/apps/apps.routes.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
@@ -39,7 +39,7 @@ import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
 import { systemHandlers } from './areas/system/system.routes.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
-import { createIdentity } from './areas/users/identity.ts';
+import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
 import { usersHandlers } from './areas/users/users.routes.ts';
 import { permissionsHandlers } from './areas/permissions/permissions.routes.ts';
@@ -55,6 +55,10 @@ import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/lo
 import { poolArchive } from './areas/logs/pool-archive.ts';
 import { logTailTopic } from './areas/logs/logs.topic.ts';
 import { CommandRunner } from './host/command-runner.ts';
+import { AppAccounts } from './host/app-accounts.ts';
+import { FolderAppVolumes } from './host/app-volumes/folder-app-volumes.ts';
+import { ZfsAppVolumes } from './host/app-volumes/zfs-app-volumes.ts';
+import { ZfsDriver } from './host/zfs/zfs-driver.ts';
 import { daemonFs } from './host/share-fs/daemon-fs.ts';
 import type { ShareFsFor } from './host/share-fs/share-fs.ts';
 import { UserFsPool } from './host/share-fs/user-fs-pool.ts';
@@ -117,6 +121,11 @@ export interface DaemonOptions {
    * groups; on by default on a box (accounts are real there). Needs root; tests with real accounts turn it on.
    */
   files?: { userIdentity?: boolean };
+  /**
+   * Apps seams: `accounts: true` creates apps' system accounts even in development mode (system
+   * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
+   */
+  apps?: { accounts?: boolean };
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -150,6 +159,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let fileServices: FileServices | null = null;
   // Homes live in the storage area, built after identity: user hooks reach it through this binding.
   let homesService: HomesService | null = null;
+  // Installed apps join the permission catalog, which identity (built first) reads through this binding.
+  let appsArea: AppsArea | null = null;
   const wallpaperStore = new WallpaperStore(path.join(config.dataDir, 'wallpapers'));
   await wallpaperStore.sweep();
   // Built with the desktop further down; user deletion reaches it through this binding.
@@ -173,6 +184,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     dataDir: config.dataDir,
     userDeleted: async (userId) => desktopWallpaper?.userDeleted(userId),
     applyAccounts: config.mode === 'box',
+    apps: () => [...coreCatalogApps(), ...(appsArea?.apps.catalog() ?? [])],
     initialAdmin: config.mode === 'development' ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
     homes: {
@@ -316,7 +328,22 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
   homesService = storage.homes;
 
-  const appsArea = createAppsArea({ db, dataDir: config.dataDir, clock, logger, scheduler, boxVersion: product.version });
+  appsArea = createAppsArea({
+    db,
+    dataDir: config.dataDir,
+    clock,
+    logger,
+    scheduler,
+    jobs,
+    topics,
+    // Each app's files and data on the app pool as a dataset; a development daemon keeps them in folders instead.
+    volumes: storageOptions.apply
+      ? new ZfsAppVolumes(new ZfsDriver(new CommandRunner(logger, true)))
+      : new FolderAppVolumes(path.join(config.dataDir, 'apps', 'volumes')),
+    accounts: new AppAccounts(new CommandRunner(logger, options.apps?.accounts ?? config.mode === 'box')),
+    grants: identity.appGrants,
+    boxVersion: product.version,
+  });
 
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   const routeDeps: RouteDeps = { resolvePrincipal: principals.resolve, validateResponses: config.validateResponses };
@@ -344,7 +371,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
-      registerArea(router, api.apps, appsHandlers(appsArea.packages), routeDeps);
+      registerArea(router, api.apps, appsHandlers(appsArea.packages, appsArea.apps, appsArea.icons), routeDeps);
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());
     },

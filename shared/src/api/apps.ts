@@ -152,13 +152,6 @@ export interface AppPermissionsRequest {
 const appIdParams = Joi.object<{ appId: string }, true>({
   appId: Joi.string().max(128).pattern(appIdPattern, 'app id').required(),
 });
-const storageParams = Joi.object<{ appId: string; storageId: string }, true>({
-  appId: Joi.string().max(128).pattern(appIdPattern, 'app id').required(),
-  storageId: Joi.string()
-    .pattern(/^[a-z][a-z0-9-]{0,39}$/, 'storage id')
-    .required(),
-});
-
 const permissionList = Joi.array().items(Joi.string().valid(...appPermissions));
 const mappingSchema = Joi.object<AppStorageMapping, true>({
   shareId: id().required(),
@@ -275,7 +268,15 @@ export const appsRoutes = {
     }).id('InstallAppRequest'),
     status: 202,
     response: jobSchema,
-    errors: [...packageErrors, 'app.pool.required', 'storage.pool.not_found', 'app.app.busy', 'app.package.downgrade_unsupported', ...hostToolErrors],
+    errors: [
+      ...packageErrors,
+      'app.pool.required',
+      'app.pool.fixed',
+      'storage.pool.not_found',
+      'app.app.busy',
+      'app.package.downgrade_unsupported',
+      ...hostToolErrors,
+    ],
   }),
   list: defineRoute({
     id: 'apps.list',
@@ -400,39 +401,5 @@ export const appsRoutes = {
     status: 200,
     response: appDetailsSchema,
     errors: appErrors,
-  }),
-  mapStorage: defineRoute({
-    id: 'apps.mapStorage',
-    method: 'PUT',
-    path: '/api/apps/{appId}/storage/{storageId}',
-    access: 'admin',
-    summary: 'Maps an existing folder of a share to a storage request, read-only or read-write as the request allows',
-    description: 'The folder keeps its rights, snapshots and recycle bin; the app’s account gets an ACL entry on it, and the folder survives uninstall.',
-    params: storageParams,
-    body: mappingSchema.id('AppStorageMappingRequest'),
-    status: 200,
-    response: appDetailsSchema,
-    errors: [
-      ...appErrors,
-      'app.storage.not_found',
-      'app.mapping.invalid',
-      'fs.share.not_found',
-      'fs.entry.not_found',
-      'fs.entry.not_folder',
-      'fs.path.invalid',
-      'fs.path.outside_share',
-      ...hostToolErrors,
-    ],
-  }),
-  unmapStorage: defineRoute({
-    id: 'apps.unmapStorage',
-    method: 'DELETE',
-    path: '/api/apps/{appId}/storage/{storageId}',
-    access: 'admin',
-    summary: 'Removes a storage mapping; the folder stays',
-    params: storageParams,
-    status: 200,
-    response: appDetailsSchema,
-    errors: [...appErrors, 'app.storage.not_found', ...hostToolErrors],
   }),
 };

@@ -28,6 +28,8 @@ export const appErrors = defineErrors({
   'app.app.no_previous': { status: 409, title: 'There is no earlier version to return to', params: ['appId'] },
   'app.app.disabled': { status: 409, title: 'The app is switched off', params: ['appId'] },
   'app.pool.required': { status: 400, title: 'The first app needs a pool for the data of every app' },
+  'app.pool.fixed': { status: 409, title: 'Every app keeps its data on the app pool', params: ['pool'] },
+  'app.uid.exhausted': { status: 507, title: 'Every account number for apps has been given out' },
   'app.permission.not_requested': { status: 400, title: 'The app does not ask for this permission', params: ['permission'] },
   'app.storage.not_found': { status: 404, title: 'The app asks for no storage of this id', params: ['storageId'] },
   'app.mapping.invalid': { status: 400, title: 'The storage request does not allow this mapping', params: ['reason'] },

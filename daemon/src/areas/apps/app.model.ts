@@ -1,7 +1,6 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
-
-export type AppState = 'enabled' | 'disabled';
+import type { AppManifest, AppPermission } from '../../../../shared/src/api/app-manifest.ts';
+import type { AppLogLevel, AppState, AppUpdatePolicy } from '../../../../shared/src/api/apps.ts';
 
 export class AppRow extends Model {
   declare id: string;
@@ -10,28 +9,93 @@ export class AppRow extends Model {
   /** The installed version's manifest as JSON. */
   declare manifest: string;
   declare state: AppState;
+  /** JSON array of revoked permissions. */
+  declare revoked: string;
+  declare logLevel: AppLogLevel;
+  declare updatePolicy: AppUpdatePolicy;
+  declare previousManifest: string | null;
+  declare previousSnapshot: string | null;
   declare installedAt: string;
   declare updatedAt: string;
 
   get parsedManifest(): AppManifest {
     return JSON.parse(this.manifest) as AppManifest;
   }
+
+  get revokedPermissions(): AppPermission[] {
+    return JSON.parse(this.revoked) as AppPermission[];
+  }
 }
 
-export function initAppModel(sequelize: Sequelize): typeof AppRow {
+export class AppAccountRow extends Model {
+  declare appId: string;
+  declare uid: number;
+  /** The app's dataset (or folder on a development machine); null once deleted with its data. */
+  declare dataset: string | null;
+}
+
+export class AppMappingRow extends Model {
+  declare appId: string;
+  declare storageId: string;
+  declare shareId: number;
+  declare path: string;
+  declare access: 'read' | 'readWrite';
+}
+
+export class AppSettingsRow extends Model {
+  declare id: number;
+  declare pool: string | null;
+}
+
+export interface AppModels {
+  apps: typeof AppRow;
+  accounts: typeof AppAccountRow;
+  mappings: typeof AppMappingRow;
+  settings: typeof AppSettingsRow;
+}
+
+const text = (allowNull = false) => ({ type: DataTypes.TEXT, allowNull });
+
+export function initAppModels(sequelize: Sequelize): AppModels {
   // A class per database, as every model here: one process may hold several daemons (tests).
   const AppRowBound = class extends AppRow {};
   AppRowBound.init(
     {
       id: { type: DataTypes.TEXT, primaryKey: true },
-      version: { type: DataTypes.TEXT, allowNull: false },
+      version: text(),
       dataVersion: { type: DataTypes.INTEGER, allowNull: false },
-      manifest: { type: DataTypes.TEXT, allowNull: false },
-      state: { type: DataTypes.TEXT, allowNull: false },
-      installedAt: { type: DataTypes.TEXT, allowNull: false },
-      updatedAt: { type: DataTypes.TEXT, allowNull: false },
+      manifest: text(),
+      state: text(),
+      revoked: { type: DataTypes.TEXT, allowNull: false, defaultValue: '[]' },
+      logLevel: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'info' },
+      updatePolicy: text(true),
+      previousManifest: text(true),
+      previousSnapshot: text(true),
+      installedAt: text(),
+      updatedAt: text(),
     },
-    { sequelize, tableName: 'apps', modelName: 'AppRow' },
+    { sequelize, tableName: 'apps', modelName: 'AppRow', underscored: true, timestamps: false },
   );
-  return AppRowBound;
+  const AppAccountRowBound = class extends AppAccountRow {};
+  AppAccountRowBound.init(
+    { appId: { type: DataTypes.TEXT, primaryKey: true }, uid: { type: DataTypes.INTEGER, allowNull: false }, dataset: text(true) },
+    { sequelize, tableName: 'app_accounts', modelName: 'AppAccountRow', underscored: true, timestamps: false },
+  );
+  const AppMappingRowBound = class extends AppMappingRow {};
+  AppMappingRowBound.init(
+    {
+      appId: { type: DataTypes.TEXT, primaryKey: true },
+      storageId: { type: DataTypes.TEXT, primaryKey: true },
+      shareId: { type: DataTypes.INTEGER, allowNull: false },
+      path: text(),
+      access: text(),
+    },
+    { sequelize, tableName: 'app_storage_mappings', modelName: 'AppMappingRow', underscored: true, timestamps: false },
+  );
+  const AppSettingsRowBound = class extends AppSettingsRow {};
+  AppSettingsRowBound.init(
+    { id: { type: DataTypes.INTEGER, primaryKey: true }, pool: text(true) },
+    { sequelize, tableName: 'app_settings', modelName: 'AppSettingsRow', underscored: true, timestamps: false },
+  );
+  return { apps: AppRowBound, accounts: AppAccountRowBound, mappings: AppMappingRowBound, settings: AppSettingsRowBound };
 }

@@ -29,7 +29,7 @@ const keptMs = packageLimits.keptMinutes * 60_000;
  */
 export class PackageStore {
   private readonly kept = new Map<string, KeptPackage>();
-  /** Uploads under way: reserved, not kept yet; the sweep leaves their folders alone. */
+  /** Uploads under way and packages an install job took: the sweep leaves their folders alone. */
   private readonly filling = new Set<string>();
 
   constructor(private readonly deps: { root: string; clock: Clock }) {}
@@ -64,7 +64,18 @@ export class PackageStore {
     await rm(path.join(this.deps.root, id), { recursive: true, force: true });
   }
 
-  /** Removes the folder of an upload that failed, so nothing of it stays. */
+  /**
+   * Hands a kept package to an install job: no longer kept (a second install finds nothing), its
+   * folder left to the job, which drops it when done.
+   */
+  take(id: string, ownerId: number): KeptPackage {
+    const kept = this.get(id, ownerId);
+    this.kept.delete(id);
+    this.filling.add(id);
+    return kept;
+  }
+
+  /** Removes the folder of an upload that failed or a package an install job is done with, so nothing of it stays. */
   async drop(id: string): Promise<void> {
     await rm(path.join(this.deps.root, id), { recursive: true, force: true });
     this.filling.delete(id);

@@ -14,6 +14,7 @@ import { LoginThrottle, type ThrottlePolicy } from '../auth/throttle.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
 import { initAuthModels } from '../auth/totp.model.ts';
 import { TotpService } from '../auth/totp.service.ts';
+import { AppGrantsStore } from '../permissions/app-grants.ts';
 import type { CatalogApp } from '../permissions/catalog.ts';
 import { initGrantModels } from '../permissions/grant.model.ts';
 import { GrantsTopic } from '../permissions/grants-topic.ts';
@@ -53,7 +54,7 @@ export interface IdentityOptions {
   defaultLanguage?: () => Promise<Language>;
 }
 
-const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
+export const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
 
 /** Builds the identity areas (auth, users, groups, permissions) in dependency order. */
 export async function createIdentity(o: IdentityOptions) {
@@ -107,6 +108,8 @@ export async function createIdentity(o: IdentityOptions) {
     groups,
     permissions,
     auth,
+    /** Who may use installed apps: the `app:<id>` grants. */
+    appGrants: new AppGrantsStore({ db: o.db, users: o.userRows, groups: groupModels, grants: grantModels, rights, events }),
     /** Who holds a right (the SMB and SFTP rights for the file services). */
     rightHolders: (right: string) => rights.holders(right),
     /** On a box: the SMB and SFTP groups exist before any user is put into them. */

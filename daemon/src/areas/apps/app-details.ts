@@ -1,0 +1,26 @@
+import type { AppDetails, AppStorageMapping } from '../../../../shared/src/api/apps.ts';
+import type { AppAccountRow, AppMappingRow, AppRow } from './app.model.ts';
+
+/** An installed app as administrators see it (GET /api/apps). */
+export function appDetailsOf(row: AppRow, account: AppAccountRow, mappings: readonly AppMappingRow[]): AppDetails {
+  const manifest = row.parsedManifest;
+  const revoked = row.revokedPermissions;
+  const mappingOf = (storageId: string): AppStorageMapping | null => {
+    const m = mappings.find((x) => x.storageId === storageId);
+    return m ? { shareId: m.shareId, path: m.path, access: m.access } : null;
+  };
+  return {
+    id: row.id,
+    manifest,
+    state: row.state,
+    uid: account.uid,
+    dataset: account.dataset ?? '',
+    permissions: { granted: manifest.permissions.filter((p) => !revoked.includes(p)), revoked: manifest.permissions.filter((p) => revoked.includes(p)) },
+    storage: manifest.storage.map((request) => ({ ...request, mapping: mappingOf(request.storageId) })),
+    logLevel: row.logLevel,
+    updatePolicy: row.updatePolicy,
+    previousVersion: row.previousManifest ? (JSON.parse(row.previousManifest) as { version: string }).version : null,
+    installedAt: row.installedAt,
+    updatedAt: row.updatedAt,
+  };
+}

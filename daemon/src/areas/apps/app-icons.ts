@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Principal } from '../../core/principal.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
+import { volumeLayout } from './app-jobs.ts';
+import type { AppModels } from './app.model.ts';
+
+/** Installed apps' icons (checked at upload to be only a picture), to those who may use the app. */
+export class AppIcons {
+  constructor(private readonly deps: { models: AppModels; volumes: AppVolumes; mayUse(principal: Principal, appId: string): Promise<boolean> }) {}
+
+  async icon(principal: Principal, appId: string): Promise<string> {
+    if (!(await this.deps.mayUse(principal, appId))) throw new ProblemError('app.app.not_found', { appId });
+    const account = await this.deps.models.accounts.findByPk(appId);
+    const volume = account?.dataset ? await this.deps.volumes.find(account.dataset) : null;
+    const svg = volume ? await readFile(path.join(volume.path, volumeLayout.package, 'icon.svg'), 'utf8').catch(() => null) : null;
+    if (svg === null) throw new ProblemError('app.app.not_found', { appId });
+    return svg;
+  }
+}

@@ -1,0 +1,198 @@
+import type { AppPermission } from '../../../../shared/src/api/app-manifest.ts';
+import type { AdminAppList, AppDetails, AppGrants, AppLogLevel, AppUpdatePolicy, InstallAppRequest } from '../../../../shared/src/api/apps.ts';
+import type { Job } from '../../../../shared/src/api/jobs.ts';
+import { appRight } from '../../../../shared/src/api/permissions.ts';
+import { topicName } from '../../../../shared/src/topics.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Principal } from '../../core/principal.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
+import { appDetailsOf } from './app-details.ts';
+import { installJob, rollbackJob, uninstallJob, type InstallParams } from './app-jobs.ts';
+import type { AppModels, AppRow } from './app.model.ts';
+import type { PackagesService } from './packages.service.ts';
+import type { PackageStore } from './package-store.ts';
+
+export interface InstalledAppsDeps {
+  models: AppModels;
+  volumes: AppVolumes;
+  store: PackageStore;
+  packages: PackagesService;
+  grants: {
+    subjects(right: string): Promise<{ users: number[]; groups: number[] }>;
+    replace(right: string, users: readonly number[], groups: readonly number[]): Promise<void>;
+    result(right: string): Promise<AppGrants['result']>;
+    allowed(userId: number, right: string): Promise<boolean>;
+  };
+  jobs: {
+    enqueue<P>(kind: string, params: P, userId: number | null): Promise<Job>;
+    get(id: number, reader: { id: number; admin: boolean }): Promise<Job>;
+  };
+  publisher: TopicPublisher;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Installed apps: the list, their settings, who may use them, and the jobs that install, roll back and remove them. */
+export class InstalledAppsService {
+  /** The job changing each app now: one at a time per app. */
+  private readonly busy = new Map<string, number>();
+  /** Installed apps as the permission catalog lists them (read synchronously there), kept fresh by changed(). */
+  private catalogApps: { id: string; title: string }[] = [];
+
+  constructor(private readonly deps: InstalledAppsDeps) {}
+
+  async list(): Promise<AdminAppList> {
+    const { models } = this.deps;
+    const [rows, accounts, mappings, settings] = await Promise.all([
+      models.apps.findAll({ order: [['id', 'ASC']] }),
+      models.accounts.findAll(),
+      models.mappings.findAll(),
+      models.settings.findByPk(1),
+    ]);
+    const apps = rows.flatMap((row) => {
+      const account = accounts.find((a) => a.appId === row.id);
+      return account
+        ? [
+            appDetailsOf(
+              row,
+              account,
+              mappings.filter((m) => m.appId === row.id),
+            ),
+          ]
+        : [];
+    });
+    return { pool: settings?.pool ?? null, apps };
+  }
+
+  async details(appId: string): Promise<AppDetails> {
+    const row = await this.row(appId);
+    const account = await this.deps.models.accounts.findByPk(appId);
+    if (!account) throw new ProblemError('app.app.not_found', { appId });
+    return appDetailsOf(row, account, await this.deps.models.mappings.findAll({ where: { appId } }));
+  }
+
+  private async row(appId: string): Promise<AppRow> {
+    const row = await this.deps.models.apps.findByPk(appId);
+    if (!row) throw new ProblemError('app.app.not_found', { appId });
+    return row;
+  }
+
+  catalog(): readonly { id: string; title: string }[] {
+    return this.catalogApps;
+  }
+
+  /** Tells the administrators' App Center (apps/admin) the whole list again, and refreshes the catalog's. */
+  changed(): void {
+    void this.list()
+      .then((list) => {
+        this.catalogApps = list.apps.map((app) => ({ id: app.id, title: app.manifest.name }));
+        this.deps.publisher.publish(topicName.appsAdmin, 'changed', list);
+      })
+      .catch((err: unknown) => this.deps.logger.warn('apps list not published', { component: 'apps', error: String(err) }));
+  }
+
+  /** Refuses a second change of an app while a job changes it; a job that ended (or was cancelled while queued) frees it. */
+  private async assertIdle(appId: string, admin: Principal): Promise<void> {
+    const jobId = this.busy.get(appId);
+    if (jobId === undefined) return;
+    const job = await this.deps.jobs.get(jobId, { id: admin.id, admin: true }).catch(() => null);
+    if (job && (job.state === 'queued' || job.state === 'running')) throw new ProblemError('app.app.busy', { appId, jobId });
+    this.busy.delete(appId);
+  }
+
+  private async enqueue<P>(appId: string, kind: string, params: P, admin: Principal): Promise<Job> {
+    const job = await this.deps.jobs.enqueue(kind, params, admin.id);
+    this.busy.set(appId, job.id);
+    return job;
+  }
+
+  async install(admin: Principal, packageId: string, body: InstallAppRequest): Promise<Job> {
+    // Checked again now: another version may have been installed since the preview.
+    const preview = await this.deps.packages.preview(admin, packageId);
+    const appId = preview.manifest.id;
+    await this.assertIdle(appId, admin);
+    const settings = (await this.deps.models.settings.findByPk(1)) ?? (await this.deps.models.settings.create({ id: 1, pool: null }));
+    const pool = settings.pool ?? body.pool ?? null;
+    if (pool === null) throw new ProblemError('app.pool.required');
+    if (body.pool !== undefined && body.pool !== pool) throw new ProblemError('app.pool.fixed', { pool });
+    if (!(await this.deps.volumes.poolExists(pool))) throw new ProblemError('storage.pool.not_found', { pool });
+    if (settings.pool === null) await settings.update({ pool });
+    const kept = this.deps.store.take(packageId, admin.id);
+    const params: InstallParams = { appId, packageId, folder: kept.folder, manifest: kept.manifest, pool, access: body.access ?? 'everybody' };
+    this.deps.logger.info('app install queued', { component: 'apps', appId, version: kept.manifest.version, action: preview.action });
+    return this.enqueue(appId, installJob, params, admin);
+  }
+
+  async rollback(admin: Principal, appId: string): Promise<Job> {
+    const row = await this.row(appId);
+    await this.assertIdle(appId, admin);
+    if (!row.previousManifest || !row.previousSnapshot) throw new ProblemError('app.app.no_previous', { appId });
+    return this.enqueue(appId, rollbackJob, { appId }, admin);
+  }
+
+  async uninstall(admin: Principal, appId: string, data: 'keep' | 'delete'): Promise<Job> {
+    await this.row(appId);
+    await this.assertIdle(appId, admin);
+    return this.enqueue(appId, uninstallJob, { appId, data }, admin);
+  }
+
+  private async change(appId: string, fields: Partial<Pick<AppRow, 'state' | 'logLevel' | 'updatePolicy' | 'revoked'>>, what: string): Promise<AppDetails> {
+    const row = await this.row(appId);
+    await row.update({ ...fields, updatedAt: new Date(this.deps.clock.now()).toISOString() });
+    this.deps.logger.info(what, { component: 'apps', appId, ...fields });
+    this.changed();
+    return this.details(appId);
+  }
+
+  /** Off: nobody can open it and it is not served; data and grants stay. */
+  async setEnabled(admin: Principal, appId: string, enabled: boolean): Promise<AppDetails> {
+    await this.assertIdle(appId, admin);
+    return this.change(appId, { state: enabled ? 'enabled' : 'disabled' }, enabled ? 'app enabled' : 'app disabled');
+  }
+
+  async setLogLevel(appId: string, level: AppLogLevel): Promise<AppDetails> {
+    const details = await this.change(appId, { logLevel: level }, 'app log level set');
+    this.deps.publisher.publish(topicName.apps(appId), 'logLevel', { appId, level });
+    return details;
+  }
+
+  setUpdatePolicy(appId: string, policy: AppUpdatePolicy): Promise<AppDetails> {
+    return this.change(appId, { updatePolicy: policy }, 'app update policy set');
+  }
+
+  /** Listed permissions change, others stay; a revoked one stays revoked across updates. */
+  async setPermissions(appId: string, permissions: Partial<Record<AppPermission, boolean>>): Promise<AppDetails> {
+    const row = await this.row(appId);
+    const requested = row.parsedManifest.permissions;
+    const revoked = new Set(row.revokedPermissions);
+    for (const [permission, granted] of Object.entries(permissions) as [AppPermission, boolean][]) {
+      if (!requested.includes(permission)) throw new ProblemError('app.permission.not_requested', { permission });
+      if (granted) revoked.delete(permission);
+      else revoked.add(permission);
+    }
+    return this.change(appId, { revoked: JSON.stringify([...revoked].sort()) }, 'app permissions set');
+  }
+
+  async grants(appId: string): Promise<AppGrants> {
+    await this.row(appId);
+    const right = appRight(appId);
+    return { appId, ...(await this.deps.grants.subjects(right)), result: await this.deps.grants.result(right) };
+  }
+
+  async setGrants(appId: string, users: readonly number[], groups: readonly number[]): Promise<AppGrants> {
+    await this.row(appId);
+    await this.deps.grants.replace(appRight(appId), users, groups);
+    this.deps.logger.info('app grants set', { component: 'apps', appId, users, groups });
+    return this.grants(appId);
+  }
+
+  /** Whether a user may use an app now: enabled, and administrator or granted. */
+  async mayUse(principal: Principal, appId: string): Promise<boolean> {
+    const row = await this.deps.models.apps.findByPk(appId);
+    if (!row || row.state !== 'enabled') return principal.admin && row !== null;
+    return principal.admin || (await this.deps.grants.allowed(principal.id, appRight(appId)));
+  }
+}
