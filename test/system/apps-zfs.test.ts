@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import type { Job } from '../../shared/src/api/jobs.ts';
+import { buildAppPackage } from '../../build/scripts/build-app-package.js';
+import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
+import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { finished } from '../helpers/file-operations.ts';
+import { tgzOf, type TarEntry } from '../helpers/tar-builder.ts';
+import { ensureZfsFuse, LoopDisks, sh, waitJob, zfsGet } from './zfs-fixture.ts';
+
+// Real ZFS (zfs-fuse on loop devices) and real system accounts, as root: apps' datasets,
+// snapshots around updates, and their accounts (app<uid>, removed again after the test).
+const mib = 1024 * 1024;
+const disks = new LoopDisks(`cellarap${process.pid}`);
+const pool = `${disks.prefix}a`;
+const example = JSON.parse(readFileSync('examples/hello-app/manifest.json', 'utf8')) as AppManifest;
+const appId = example.id;
+const dataset = `${pool}/apps/${appId}`;
+
+const getent = (db: 'passwd' | 'group', name: string): string | null => {
+  try {
+    return sh(['getent', db, name]).trim();
+  } catch {
+    return null;
+  }
+};
+
+function exampleAt(version: string, extra: TarEntry[] = []): Buffer {
+  const file = (name: string) => ({ name, body: readFileSync(path.join('examples/hello-app', name)) });
+  return tgzOf([
+    { name: 'manifest.json', body: JSON.stringify({ ...example, version }) },
+    file('icon.svg'),
+    { name: 'frontend/', type: 'dir' },
+    file('frontend/index.html'),
+    { name: 'frontend/version.txt', body: version },
+    ...extra,
+    { name: 'backend/', type: 'dir' },
+    file('backend/server.js'),
+  ]);
+}
+
+describe('apps on zfs-fuse with real accounts', function () {
+  this.timeout(120_000);
+  let box: TestDaemon;
+  let admin: TestClient;
+  let built: string;
+  const mountpoint = () => zfsGet('mountpoint', dataset);
+
+  const install = async (body: Buffer, request: { pool?: string } = {}): Promise<Job> => {
+    const preview = await admin.api.apps.uploadPackage({ body });
+    return finished(admin, (await admin.api.apps.install({ params: { packageId: preview.packageId }, body: request })).id, 60_000);
+  };
+  const version = async () => (await admin.api.apps.list()).apps.find((a) => a.id === appId)?.manifest.version;
+  const snapshots = () => sh(['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', dataset]).split('\n').filter(Boolean);
+
+  before(async () => {
+    if (process.getuid?.() !== 0) throw new Error('the apps system test needs root (real accounts and zfs-fuse)');
+    await ensureZfsFuse();
+    disks.add(1);
+    box = await startTestDaemon(
+      {},
+      {
+        apps: { accounts: true },
+        storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * mib, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'] },
+      },
+    );
+    admin = await box.signIn();
+    disks.pools.add(pool);
+    const plan = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool, layout: 'stripe', disks: [disks.name(0)] } });
+    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: plan.planId } }))).state).to.equal('succeeded');
+    built = await buildAppPackage('examples/hello-app', await mkdtemp(path.join(tmpdir(), 'cellar-apps-zfs-')));
+  });
+
+  after(async () => {
+    await box?.close();
+    await disks.cleanup();
+    for (const uid of [40000, 40001]) {
+      const name = appAccountName(uid);
+      if (getent('passwd', name)) sh(['userdel', name]);
+      if (getent('group', name)) sh(['groupdel', name]);
+    }
+    if (built) await rm(path.dirname(built), { recursive: true, force: true });
+  });
+
+  it('refuses a pool that does not exist', async () => {
+    const preview = await admin.api.apps.uploadPackage({ body: readFileSync(built) });
+    await expectProblem(admin.api.apps.install({ params: { packageId: preview.packageId }, body: { pool: `${pool}-missing` } }), 'storage.pool.not_found', 404);
+    await admin.api.apps.discardPackage({ params: { packageId: preview.packageId } });
+  });
+
+  it('installs into the dataset <pool>/apps/<id>, owned by the app’s own account without a shell', async () => {
+    const job = await install(readFileSync(built), { pool });
+    expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
+    expect(zfsGet('type', dataset)).to.equal('filesystem');
+    const account = getent('passwd', appAccountName(40000));
+    expect(account).to.match(/^app40000:x:40000:40000:Cellar app org\.example\.hello:/);
+    expect(account).to.match(/:\/usr\/sbin\/nologin$/);
+    const data = statSync(path.join(mountpoint(), 'data'));
+    expect([data.uid, data.gid, data.mode & 0o777]).to.deep.equal([40000, 40000, 0o700]);
+    // The package is the daemon's: the app's account can read it, not change it.
+    expect(statSync(path.join(mountpoint(), 'package')).uid).to.equal(0);
+    writeFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'from 1.0.0');
+  });
+
+  it('returns to the old version and data when an update fails half way (the dataset runs out of quota)', async () => {
+    const used = Number(zfsGet('used', dataset));
+    sh(['zfs', 'set', `quota=${used + 512 * 1024}`, dataset]);
+    try {
+      const job = await install(exampleAt('1.1.0', [{ name: 'frontend/big.bin', body: randomBytes(4 * mib) }]));
+      expect(job.state).to.equal('failed');
+    } finally {
+      sh(['zfs', 'set', 'quota=none', dataset]);
+    }
+    expect(await version()).to.equal('1.0.0');
+    expect(existsSync(path.join(mountpoint(), 'package', 'frontend', 'version.txt'))).to.equal(false);
+    expect(readFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'utf8')).to.equal('from 1.0.0');
+    expect(snapshots()).to.deep.equal([]);
+    expect((await admin.api.apps.list()).apps[0]?.previousVersion).to.equal(null);
+  });
+
+  it('snapshots before a good update, and rollback restores that snapshot', async () => {
+    expect((await install(exampleAt('1.1.0'))).state).to.equal('succeeded');
+    expect(snapshots()).to.have.length(1);
+    expect(snapshots()[0]).to.match(new RegExp(`^${dataset}@service-update-\\d{8}T\\d{6}Z$`));
+    writeFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'from 1.1.0');
+    const rolledBack = await finished(admin, (await admin.api.apps.rollback({ params: { appId } })).id, 60_000);
+    expect(rolledBack.state, JSON.stringify(rolledBack.error)).to.equal('succeeded');
+    expect(await version()).to.equal('1.0.0');
+    expect(readFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'utf8')).to.equal('from 1.0.0');
+    expect(existsSync(path.join(mountpoint(), 'package', 'frontend', 'version.txt'))).to.equal(false);
+    expect(snapshots()).to.deep.equal([]);
+  });
+
+  it('keeps the dataset on uninstall with keep, finds it again on install, and destroys dataset and account on delete', async () => {
+    const keep = await finished(admin, (await admin.api.apps.uninstall({ params: { appId }, query: { data: 'keep' } })).id, 60_000);
+    expect(keep.state, JSON.stringify(keep.error)).to.equal('succeeded');
+    expect(zfsGet('type', dataset)).to.equal('filesystem');
+    expect(existsSync(path.join(mountpoint(), 'package'))).to.equal(false);
+    expect((await install(readFileSync(built))).state).to.equal('succeeded');
+    expect(readFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'utf8')).to.equal('from 1.0.0');
+
+    const del = await finished(admin, (await admin.api.apps.uninstall({ params: { appId }, query: { data: 'delete' } })).id, 60_000);
+    expect(del.state, JSON.stringify(del.error)).to.equal('succeeded');
+    expect(() => sh(['zfs', 'list', dataset])).to.throw();
+    expect(getent('passwd', appAccountName(40000))).to.equal(null);
+    expect(getent('group', appAccountName(40000))).to.equal(null);
+  });
+});
