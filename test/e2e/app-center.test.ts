@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -13,9 +14,10 @@ import { tgzOf } from '../helpers/tar-builder.ts';
 
 const app = '/app/org.service.app-center';
 /** The example app with some manifest fields changed, built into a package of its own. */
-async function variant(work: string, name: string, change: Record<string, unknown>): Promise<string> {
+async function variant(work: string, name: string, change: Record<string, unknown>, extra: Record<string, Buffer> = {}): Promise<string> {
   const folder = path.join(work, name);
   cpSync('examples/hello-app', folder, { recursive: true });
+  for (const [file, body] of Object.entries(extra)) writeFileSync(path.join(folder, file), body);
   const manifest = JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(path.join(folder, 'manifest.json'), JSON.stringify({ ...manifest, ...change }));
   return buildAppPackage(folder, work);
@@ -61,6 +63,11 @@ describe('e2e: App Center', function () {
     await page.getByRole('button', { name: en['appCenter.list.upload'] }).click();
     await page.getByRole('region', { name: en['appCenter.upload.drop'] }).waitFor();
     expect(page.url()).to.equal(`${box.url}${app}/upload`);
+    // The box drops what it had received once the connection ends.
+    const packages = path.join(box.dataDir, 'apps', 'packages');
+    const left = () => (existsSync(packages) ? readdirSync(packages) : []);
+    for (let i = 0; i < 50 && left().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(left()).to.deep.equal([]);
   });
 
   it('uploads the example app and shows its preview, asking consent before Install', async () => {
@@ -106,6 +113,31 @@ describe('e2e: App Center', function () {
     await page.getByRole('region', { name: en['appCenter.upload.drop'] }).waitFor();
     const answer = await admin.api.apps.package({ params: { packageId } }).catch((err: { code?: string }) => err.code);
     expect(answer).to.equal('app.package.not_found');
+  });
+
+  it('shows the upload’s progress on a slow line and cancels it, leaving no package', async () => {
+    // Random bytes do not compress: the package stays about 400 KB.
+    const slow = await variant(work, 'big', { id: 'org.example.big' }, { 'frontend/noise.bin': randomBytes(400 * 1024) });
+    const cdp = await context.newCDPSession(page);
+    await openUpload(page, en);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 40 * 1024 });
+    try {
+      await page.locator('input[type=file]').setInputFiles(slow);
+      const bar = page.getByRole('progressbar', { name: fill(en['appCenter.upload.progress'], { name: path.basename(slow) }) });
+      await bar.waitFor();
+      let percent = 0;
+      for (let i = 0; i < 100 && percent === 0; i++) {
+        percent = Number((await bar.getAttribute('aria-valuenow')) ?? 0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(percent).to.be.within(1, 99);
+      await page.getByRole('button', { name: en['appCenter.upload.cancel'] }).click();
+      await page.getByRole('button', { name: en['appCenter.upload.choose'] }).waitFor();
+      expect(await bar.count()).to.equal(0);
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    }
+    expect(page.url()).to.equal(`${box.url}${app}/upload`);
   });
 
   it('says in a sentence which entry a hostile package holds and why it is refused', async () => {
@@ -223,6 +255,14 @@ describe('e2e: App Center with an app pool', function () {
     expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).to.equal(true);
     expect(await list.getByRole('button', { name: /^Other/ }).count()).to.equal(1);
     await page.getByText(fill(en['appCenter.list.pool'], { pool: 'tank' })).waitFor();
+    // Another administrator's change reaches the open list through apps/admin, without a reload.
+    const admin = await box.signIn();
+    await admin.api.apps.update({ params: { appId: 'org.example.other' }, body: { enabled: false } });
+    await list
+      .getByRole('button', { name: /^Other/ })
+      .getByText(`${en['appCenter.col.state']}: ${en['appCenter.state.disabled']}`)
+      .waitFor();
+    await admin.api.apps.update({ params: { appId: 'org.example.other' }, body: { enabled: true } });
     await page.screenshot({ path: screenshotPath('app-center-list-en'), fullPage: true });
   });
 
