@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -162,6 +162,13 @@ describe('e2e: App Center', function () {
     writeFileSync(other, 'x');
     await page.locator('input[type=file]').setInputFiles(other);
     await page.getByText(fill(en['appCenter.upload.notPackage'], { name: 'notes.txt' })).waitFor();
+
+    // Past the box's limit: said before a byte is sent (a sparse file, no disk used).
+    const huge = path.join(work, 'huge-1.0.0.serviceapp');
+    writeFileSync(huge, '');
+    truncateSync(huge, 257 * 1024 * 1024);
+    await page.locator('input[type=file]').setInputFiles(huge);
+    await page.getByText(fill(en['appCenter.upload.tooLarge'], { name: path.basename(huge), size: '257 MiB', limit: '256 MiB' })).waitFor();
   });
 
   it('shows the preview at phone size in German, nothing off the screen, consent reachable by keyboard', async () => {
