@@ -316,6 +316,8 @@ describe('e2e: App Center with an app pool', function () {
     expect(await article.textContent()).to.contain(fill(en['appCenter.preview.action.update'], { installed: '1.0.0' }));
     const files = article.getByRole('listitem').filter({ hasText: en['appCenter.permission.files'] }).first();
     expect(await files.textContent()).to.contain(en['appCenter.change.added']);
+    // Notifications were revoked above: the consent leaves them out and says they stay revoked.
+    await article.getByText(fill(en['appCenter.consent.staysRevoked'], { permissions: en['appCenter.permission.notifications'] })).waitFor();
     // An update keeps who may use the app: no access choice.
     expect(await article.getByRole('radio', { name: en['appCenter.install.everybody'] }).count()).to.equal(0);
     await article.getByLabel(fill(en['appCenter.consent.check'], { name: 'Hello' })).check();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AppPackagePreview } from '../../../../shared/src/api/apps.ts';
-import { consentPermissions, permissionRows, storageRows, svgDataUrl } from './preview-diff.ts';
+import { consentPermissions, permissionRows, staysRevoked, storageRows, svgDataUrl } from './preview-diff.ts';
 
 const request = (storageId: string, access: 'read' | 'readWrite' = 'read', purpose = 'p') => ({ storageId, access, purpose });
 
@@ -47,6 +47,14 @@ describe('App Center: preview diff', () => {
 
   it('asks consent for every permission the new version asks for, not for dropped ones', () => {
     expect(consentPermissions(preview({ permissions: { added: ['files'], removed: ['notifications'], kept: [] } }))).to.deep.equal(['files']);
+  });
+
+  it('leaves out of the consent what an administrator revoked, which stays revoked on an update', () => {
+    const update = preview({ permissions: { added: ['files'], removed: [], kept: ['notifications'] } });
+    expect(consentPermissions(update, ['notifications'])).to.deep.equal(['files']);
+    expect(staysRevoked(update, ['notifications'])).to.deep.equal(['notifications']);
+    expect(consentPermissions(update)).to.deep.equal(['files', 'notifications']);
+    expect(staysRevoked(update, [])).to.deep.equal([]);
   });
 
   it('makes an icon an image URL that keeps the SVG text whole', () => {

@@ -44,9 +44,17 @@ export function storageRows(preview: AppPackagePreview, installed: StorageReques
   ].sort(byChange);
 }
 
-/** What installing grants: every permission the new version asks for (a revoked one stays revoked on an update). */
-export function consentPermissions(preview: AppPackagePreview): AppPermission[] {
-  return [...preview.permissions.added, ...preview.permissions.kept];
+/**
+ * What installing grants: every permission the new version asks for, except those an
+ * administrator revoked from the installed version, which stay revoked across an update.
+ */
+export function consentPermissions(preview: AppPackagePreview, revoked: readonly AppPermission[] = []): AppPermission[] {
+  return [...preview.permissions.added, ...preview.permissions.kept.filter((p) => !revoked.includes(p))];
+}
+
+/** Permissions the new version still asks for that stay revoked. */
+export function staysRevoked(preview: AppPackagePreview, revoked: readonly AppPermission[]): AppPermission[] {
+  return preview.permissions.kept.filter((p) => revoked.includes(p));
 }
 
 /** An icon as an <img> source: shown as an image, where no script of the SVG could ever run. */
