@@ -6,6 +6,8 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
+import { appApiHandlers } from './areas/apps/app-api.routes.ts';
+import { appApiCors, appFrontends, frontendsPath } from './areas/apps/app-frontends.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
 import { appsHandlers } from './areas/apps/apps.routes.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
@@ -345,8 +347,23 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     boxVersion: product.version,
   });
 
+  const apps = appsArea;
+  // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
+  sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
-  const routeDeps: RouteDeps = { resolvePrincipal: principals.resolve, validateResponses: config.validateResponses };
+  const routeDeps: RouteDeps = {
+    resolvePrincipal: principals.resolve,
+    validateResponses: config.validateResponses,
+    // Checked on every call: the session is still alive, the user may still use the app, and it is still on.
+    resolveAppToken: async (token) => {
+      const claims = apps.tokens.find(token, 'host');
+      if (!claims || (await sessionStore.isAlive(claims.sessionId)) === null) return null;
+      const found = await principals.resolve(claims.userId);
+      const principal = found ? { ...found, sessionId: claims.sessionId } : null;
+      if (!principal || !(await apps.apps.mayUse(principal, claims.appId))) return null;
+      return { principal, claims: { appId: claims.appId, instanceId: claims.instanceId } };
+    },
+  };
   const httpOptions = {
     logger,
     sessionStore,
@@ -371,7 +388,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
-      registerArea(router, api.apps, appsHandlers(appsArea.packages, appsArea.apps, appsArea.icons), routeDeps);
+      registerArea(router, api.apps, appsHandlers(apps.packages, apps.apps, apps.icons), routeDeps);
+      router.use('/api/app', appApiCors);
+      registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications, logs }), routeDeps);
+      router.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());
     },

@@ -44,7 +44,9 @@ for (const setup of setups()) {
           if (res.status !== status || got.code !== code)
             findings.push(`${op.id} as ${caller.name}${csrf ? '' : ' without CSRF'}: ${res.status} ${got.code}, not ${status} ${code}`);
         };
-        if (op.access !== 'public') await expectCode(anonymous, true, 401, 'auth.session.required');
+        // The API for apps takes only a window's bearer token: the session cookie of any caller is no way in.
+        if (op.access === 'app') for (const caller of [anonymous, s.user, s.admin]) await expectCode(caller, true, 401, 'app.token.invalid');
+        else if (op.access !== 'public') await expectCode(anonymous, true, 401, 'auth.session.required');
         if (op.access === 'admin' || op.access.startsWith('right:')) await expectCode(s.user, true, 403, 'auth.permission.denied');
         if (op.csrf) await expectCode(s.admin, false, 403, 'auth.csrf.invalid');
       }

@@ -70,7 +70,8 @@ describe('OpenAPI document and API docs', () => {
         return response['x-error-codes'] ?? [];
       });
       const expected = [...route.errors, 'server.internal.error'];
-      if (route.access !== 'public') expected.push('auth.session.required');
+      if (route.access === 'app') expected.push('app.token.invalid');
+      else if (route.access !== 'public') expected.push('auth.session.required');
       expect(documented, route.id).to.include.members(expected);
       expect(op['x-error-codes']).to.have.members(documented);
       if (route.params) expect(op.parameters?.filter((p) => p.in === 'path').length, route.id).to.be.above(0);

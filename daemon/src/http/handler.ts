@@ -3,6 +3,12 @@ import type { Session, SessionData } from 'express-session';
 import type { BodyOf, ParamsOf, QueryOf, ResponseOf, RouteTable } from '../../../shared/src/api/route.ts';
 import type { Principal } from '../core/principal.ts';
 
+/** What an app's token says of the window calling the API for apps (access `app`). */
+export interface AppTokenClaims {
+  appId: string;
+  instanceId: string;
+}
+
 /** What a route handler gets: validated parts, the caller, and req/res for headers and streams. */
 export interface HandlerContext<D> {
   params: ParamsOf<D>;
@@ -13,6 +19,8 @@ export interface HandlerContext<D> {
   session: Session & Partial<SessionData>;
   req: Request;
   res: Response;
+  /** For access `app`: the app and window the token was issued for; null on every other route. */
+  app: AppTokenClaims | null;
 }
 
 /**

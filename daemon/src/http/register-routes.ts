@@ -1,16 +1,18 @@
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { RawBody, RouteDef, RouteTable } from '../../../shared/src/api/route.ts';
 import type Joi from 'joi';
 import { currentContext } from '../core/request-context.ts';
 import { holdsRight, type Principal, type PrincipalResolver } from '../core/principal.ts';
 import { ProblemError } from '../core/problem-error.ts';
 import { assertCsrf, assertSameOrigin } from './csrf.ts';
-import type { AreaHandlers, HandlerContext } from './handler.ts';
+import type { AppTokenClaims, AreaHandlers, HandlerContext } from './handler.ts';
 import { checkResponse, validatePart } from './validate.ts';
 
 export interface RouteDeps {
   resolvePrincipal: PrincipalResolver;
   validateResponses: boolean;
+  /** The window behind an `Authorization: Bearer` host token, with its user; null for a missing or ended token. */
+  resolveAppToken?: (token: string) => Promise<{ principal: Principal; claims: AppTokenClaims } | null>;
 }
 
 const defaultJsonLimit = 100 * 1024;
@@ -37,6 +39,20 @@ async function principalOf(req: Request, deps: RouteDeps): Promise<Principal | n
   const ctx = currentContext();
   if (ctx) ctx.userId = found.id;
   return { ...found, sessionId: req.sessionID };
+}
+
+/**
+ * The caller of a route of the API for apps: only a host token counts. The session cookie is
+ * ignored, so a page that rides on the desktop's session can never act as an app, and a token
+ * needs no CSRF header (a browser never adds it on its own).
+ */
+async function appCallerOf(req: Request, deps: RouteDeps): Promise<{ principal: Principal; claims: AppTokenClaims }> {
+  const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(req.get('Authorization') ?? '')?.[1];
+  const found = token && deps.resolveAppToken ? await deps.resolveAppToken(token) : null;
+  if (!found) throw new ProblemError('app.token.invalid');
+  const ctx = currentContext();
+  if (ctx) ctx.userId = found.principal.id;
+  return found;
 }
 
 function authorise(route: RouteDef, principal: Principal | null): void {
@@ -72,25 +88,43 @@ export function registerArea<T extends RouteTable>(router: Router, table: T, han
     const handler = handlers[name] as unknown as (ctx: HandlerContext<RouteDef>) => Promise<unknown>;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](expressPath(route.path), ...jsonBody(route), async (req, res) => {
+      if (route.access === 'app') {
+        const caller = await appCallerOf(req, deps);
+        await answer(route, handler, deps, req, res, caller.principal, caller.claims);
+        return;
+      }
       const user = await principalOf(req, deps);
       if (stateChanging.has(route.method)) {
         if (route.csrfExempt) assertSameOrigin(req);
         else if (user) assertCsrf(req);
       }
       authorise(route, user);
-      const params = route.params ? validatePart(route.params, req.params, 'request.params.invalid', true) : {};
-      const query = route.query ? validatePart(route.query, req.query, 'request.query.invalid', true) : {};
-      let body: unknown = undefined;
-      if (route.body && isRaw(route.body)) body = req;
-      else if (route.body) body = validatePart(route.body, bodyValue(route.body, req.body), route.bodyErrorCode ?? 'request.body.invalid', false);
-      const result = await handler({ params, query, body, user, session: req.session, req, res } as HandlerContext<RouteDef>);
-      if (res.headersSent || res.writableEnded) return;
-      if (route.status === 204 || result === undefined) {
-        res.status(route.status).end();
-        return;
-      }
-      if (deps.validateResponses && route.response && !isRaw(route.response)) checkResponse(route.response, result, route.id);
-      res.status(route.status).json(result);
+      await answer(route, handler, deps, req, res, user, null);
     });
   }
+}
+
+/** Validates the request's parts, calls the handler and sends its answer. */
+async function answer(
+  route: RouteDef,
+  handler: (ctx: HandlerContext<RouteDef>) => Promise<unknown>,
+  deps: RouteDeps,
+  req: Request,
+  res: Response,
+  user: Principal | null,
+  app: AppTokenClaims | null,
+): Promise<void> {
+  const params = route.params ? validatePart(route.params, req.params, 'request.params.invalid', true) : {};
+  const query = route.query ? validatePart(route.query, req.query, 'request.query.invalid', true) : {};
+  let body: unknown = undefined;
+  if (route.body && isRaw(route.body)) body = req;
+  else if (route.body) body = validatePart(route.body, bodyValue(route.body, req.body), route.bodyErrorCode ?? 'request.body.invalid', false);
+  const result = await handler({ params, query, body, user, session: req.session, req, res, app } as HandlerContext<RouteDef>);
+  if (res.headersSent || res.writableEnded) return;
+  if (route.status === 204 || result === undefined) {
+    res.status(route.status).end();
+    return;
+  }
+  if (deps.validateResponses && route.response && !isRaw(route.response)) checkResponse(route.response, result, route.id);
+  res.status(route.status).json(result);
 }

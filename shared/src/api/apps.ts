@@ -204,6 +204,29 @@ const appGrantsSchema = Joi.object<AppGrants, true>({
     .required(),
 }).id('AppGrants');
 
+/** Valid this long; a window asks again before `expiresAt`. */
+export const appTokenMinutes = 5;
+export type AppTokenKind = 'host' | 'backend';
+
+export interface AppTokenRequest {
+  /** host: for the daemon's API for apps (/api/app/**), kept by the desktop; backend: for the app's backend. */
+  kind: AppTokenKind;
+  /** The window the token is for: a token of one window is no token of another. */
+  instanceId: string;
+}
+
+export interface AppToken {
+  token: string;
+  kind: AppTokenKind;
+  expiresAt: string;
+}
+
+export const appTokenSchema = Joi.object<AppToken, true>({
+  token: Joi.string().required(),
+  kind: Joi.string().valid('host', 'backend').required(),
+  expiresAt: isoTime().required(),
+}).id('AppToken');
+
 const appErrors = ['app.app.not_found'] as const;
 const changeErrors = [...appErrors, 'app.app.busy'] as const;
 
@@ -401,5 +424,24 @@ export const appsRoutes = {
     status: 200,
     response: appDetailsSchema,
     errors: appErrors,
+  }),
+  issueToken: defineRoute({
+    id: 'apps.issueToken',
+    method: 'POST',
+    path: '/api/apps/{appId}/tokens',
+    access: 'user',
+    summary: 'A token for one window of an app the caller may use, bound to the user, the session, the app and the window; valid 5 minutes',
+    description:
+      'kind host is accepted by the API for apps (/api/app/**) and stays in the desktop, which hands it to the window with postMessage; kind backend is for the app’s backend. Tokens end at sign-out, when the app is disabled or uninstalled, and when the user’s sessions end.',
+    params: appIdParams,
+    body: Joi.object<AppTokenRequest, true>({
+      kind: Joi.string().valid('host', 'backend').required(),
+      instanceId: Joi.string()
+        .pattern(/^[A-Za-z0-9_-]{8,64}$/, 'window instance id')
+        .required(),
+    }).id('AppTokenRequest'),
+    status: 200,
+    response: appTokenSchema,
+    errors: [...appErrors, 'app.backend.missing'],
   }),
 };

@@ -1,3 +1,4 @@
+import { appApiRoutes } from './app-api.ts';
 import { appsRoutes } from './apps.ts';
 import { authRoutes } from './auth.ts';
 import { fileOperationsRoutes } from './file-operations.ts';
@@ -40,6 +41,7 @@ export const api = {
   homes: homesRoutes,
   fileVersions: fileVersionsRoutes,
   apps: appsRoutes,
+  appApi: appApiRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -5,9 +5,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route: anyone (Pub), a signed-in user (Usr), an administrator (Adm),
- * or a signed-in user holding a special right of the permission catalog (administrators hold all).
+ * a signed-in user holding a special right of the permission catalog (administrators hold all),
+ * or an installed app's window with its host token (`app`: `Authorization: Bearer`, never the session cookie).
  */
-export type Access = 'public' | 'user' | 'admin' | `right:${string}`;
+export type Access = 'public' | 'user' | 'admin' | 'app' | `right:${string}`;
 
 /** A raw (non-JSON) request or response body, such as an upload or a download. */
 export interface RawBody {

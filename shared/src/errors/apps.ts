@@ -33,5 +33,6 @@ export const appErrors = defineErrors({
   'app.permission.not_requested': { status: 400, title: 'The app does not ask for this permission', params: ['permission'] },
   'app.storage.not_found': { status: 404, title: 'The app asks for no storage of this id', params: ['storageId'] },
   'app.mapping.invalid': { status: 400, title: 'The storage request does not allow this mapping', params: ['reason'] },
+  'app.token.invalid': { status: 401, title: 'The app token is missing, expired or no longer valid' },
   'app.backend.missing': { status: 409, title: 'The app has no backend', params: ['appId'] },
 });

@@ -11,7 +11,9 @@ export class AppIcons {
   constructor(private readonly deps: { models: AppModels; volumes: AppVolumes; mayUse(principal: Principal, appId: string): Promise<boolean> }) {}
 
   async icon(principal: Principal, appId: string): Promise<string> {
-    if (!(await this.deps.mayUse(principal, appId))) throw new ProblemError('app.app.not_found', { appId });
+    // Administrators see the icon of every installed app, a disabled one too (the App Center lists it).
+    const visible = principal.admin ? (await this.deps.models.apps.findByPk(appId)) !== null : await this.deps.mayUse(principal, appId);
+    if (!visible) throw new ProblemError('app.app.not_found', { appId });
     const account = await this.deps.models.accounts.findByPk(appId);
     const volume = account?.dataset ? await this.deps.volumes.find(account.dataset) : null;
     const svg = volume ? await readFile(path.join(volume.path, volumeLayout.package, 'icon.svg'), 'utf8').catch(() => null) : null;

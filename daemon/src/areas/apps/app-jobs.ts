@@ -37,6 +37,8 @@ export interface AppJobsDeps {
   logger: Logger;
   /** Whether files can be given to the app's account (the daemon runs as root). */
   chownable: boolean;
+  /** Ends the app's tokens (uninstall). */
+  endTokens(appId: string): void;
   changed(): void;
 }
 
@@ -205,6 +207,7 @@ export async function runUninstall(deps: AppJobsDeps, ctx: JobContext<{ appId: s
       await row.destroy({ transaction });
     });
     await deps.grants.removeAll(appRight(appId));
+    deps.endTokens(appId);
     ctx.progress(2, 2, 'steps');
     deps.logger.info('app uninstalled', { component: 'apps', appId, data });
     return { appId };

@@ -9,6 +9,7 @@ import type { AppAccounts } from '../../host/app-accounts.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import type { AppGrantsStore } from '../permissions/app-grants.ts';
 import { AppIcons } from './app-icons.ts';
+import { AppTokens } from './app-tokens.ts';
 import { installJob, rollbackJob, runInstall, runRollback, runUninstall, uninstallJob, type AppJobsDeps } from './app-jobs.ts';
 import { initAppModels } from './app.model.ts';
 import { appsAdminTopic, appsTopic } from './apps-topics.ts';
@@ -44,8 +45,10 @@ export function createAppsArea(deps: AppsAreaDeps) {
     boxVersion: deps.boxVersion,
     logger: deps.logger,
   });
+  const tokens = new AppTokens(deps.clock);
   const apps = new InstalledAppsService({
     models,
+    tokens,
     volumes: deps.volumes,
     store,
     packages,
@@ -65,6 +68,7 @@ export function createAppsArea(deps: AppsAreaDeps) {
     clock: deps.clock,
     logger: deps.logger,
     chownable: process.getuid?.() === 0,
+    endTokens: (appId) => tokens.endApp(appId),
     changed: () => apps.changed(),
   };
   deps.jobs.register(installJob, { run: (ctx: Parameters<typeof runInstall>[1]) => runInstall(jobDeps, ctx) });
@@ -76,5 +80,5 @@ export function createAppsArea(deps: AppsAreaDeps) {
   // Also at start: packages kept before a restart are forgotten, so their folders go.
   deps.scheduler.every('apps.packages.sweep', packageSweepMs, () => store.sweep());
   apps.changed();
-  return { packages, apps, icons, models };
+  return { packages, apps, icons, models, tokens, volumes: deps.volumes };
 }

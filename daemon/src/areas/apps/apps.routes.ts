@@ -32,5 +32,6 @@ export function appsHandlers(packages: PackagesService, apps: InstalledAppsServi
     setLogLevel: ({ params, body }) => apps.setLogLevel(params.appId, body.level),
     setPermissions: ({ params, body }) => apps.setPermissions(params.appId, body.permissions),
     setUpdatePolicy: ({ params, body }) => apps.setUpdatePolicy(params.appId, body.policy),
+    issueToken: ({ user, params, body }) => apps.issueToken(user, params.appId, body),
   };
 }

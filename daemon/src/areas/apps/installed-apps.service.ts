@@ -1,5 +1,15 @@
 import type { AppPermission } from '../../../../shared/src/api/app-manifest.ts';
-import type { AdminAppList, AppDetails, AppGrants, AppLogLevel, AppUpdatePolicy, InstallAppRequest } from '../../../../shared/src/api/apps.ts';
+import type { AppSelf } from '../../../../shared/src/api/app-api.ts';
+import type {
+  AdminAppList,
+  AppDetails,
+  AppGrants,
+  AppLogLevel,
+  AppToken,
+  AppTokenRequest,
+  AppUpdatePolicy,
+  InstallAppRequest,
+} from '../../../../shared/src/api/apps.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import { appRight } from '../../../../shared/src/api/permissions.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
@@ -10,6 +20,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { appDetailsOf } from './app-details.ts';
+import type { AppTokens } from './app-tokens.ts';
 import { installJob, rollbackJob, uninstallJob, type InstallParams } from './app-jobs.ts';
 import type { AppModels, AppRow } from './app.model.ts';
 import type { PackagesService } from './packages.service.ts';
@@ -30,6 +41,7 @@ export interface InstalledAppsDeps {
     enqueue<P>(kind: string, params: P, userId: number | null): Promise<Job>;
     get(id: number, reader: { id: number; admin: boolean }): Promise<Job>;
   };
+  tokens: AppTokens;
   publisher: TopicPublisher;
   clock: Clock;
   logger: Logger;
@@ -147,10 +159,12 @@ export class InstalledAppsService {
     return this.details(appId);
   }
 
-  /** Off: nobody can open it and it is not served; data and grants stay. */
+  /** Off: nobody can open it, it is not served and its tokens end; data and grants stay. */
   async setEnabled(admin: Principal, appId: string, enabled: boolean): Promise<AppDetails> {
     await this.assertIdle(appId, admin);
-    return this.change(appId, { state: enabled ? 'enabled' : 'disabled' }, enabled ? 'app enabled' : 'app disabled');
+    const details = await this.change(appId, { state: enabled ? 'enabled' : 'disabled' }, enabled ? 'app enabled' : 'app disabled');
+    if (!enabled) this.deps.tokens.endApp(appId);
+    return details;
   }
 
   async setLogLevel(appId: string, level: AppLogLevel): Promise<AppDetails> {
@@ -189,10 +203,30 @@ export class InstalledAppsService {
     return this.grants(appId);
   }
 
-  /** Whether a user may use an app now: enabled, and administrator or granted. */
+  /** Whether a user may use an app now: it is enabled, and the user an administrator or granted its use. */
   async mayUse(principal: Principal, appId: string): Promise<boolean> {
     const row = await this.deps.models.apps.findByPk(appId);
-    if (!row || row.state !== 'enabled') return principal.admin && row !== null;
+    if (!row || row.state !== 'enabled') return false;
     return principal.admin || (await this.deps.grants.allowed(principal.id, appRight(appId)));
+  }
+
+  /** A token for one window of an app the caller may use (POST /api/apps/{appId}/tokens). */
+  async issueToken(principal: Principal, appId: string, request: AppTokenRequest): Promise<AppToken> {
+    if (!(await this.mayUse(principal, appId))) throw new ProblemError('app.app.not_found', { appId });
+    if (request.kind === 'backend' && !(await this.row(appId)).parsedManifest.backend) throw new ProblemError('app.backend.missing', { appId });
+    return this.deps.tokens.issue({ kind: request.kind, userId: principal.id, sessionId: principal.sessionId, appId, instanceId: request.instanceId });
+  }
+
+  /** What a window of the app learns of itself (GET /api/app/me): the permissions it holds now and its log level. */
+  async self(principal: Principal, appId: string): Promise<AppSelf> {
+    const row = await this.row(appId);
+    const revoked = row.revokedPermissions;
+    return {
+      appId,
+      user: { id: principal.id, username: principal.username, displayName: principal.displayName },
+      language: principal.language,
+      permissions: row.parsedManifest.permissions.filter((p) => !revoked.includes(p)),
+      logLevel: row.logLevel,
+    };
   }
 }

@@ -157,8 +157,9 @@ export class LogsService {
     return trimLogs(this.deps.store, this.settings, this.writableArchiveDir(), this.deps.clock.now());
   }
 
-  appBatch(app: string, userId: number, requestId: string | null, batch: AppLogBatch): AppLogResult {
-    const wanted = batch.entries.filter((e) => e.level !== 'debug');
+  /** `keepDebug`: an installed app whose log level an administrator set to debug. */
+  appBatch(app: string, userId: number, requestId: string | null, batch: AppLogBatch, keepDebug = false): AppLogResult {
+    const wanted = keepDebug ? batch.entries : batch.entries.filter((e) => e.level !== 'debug');
     const granted = this.limiter.take(app, wanted.length);
     const time = new Date(this.deps.clock.now()).toISOString();
     for (const entry of wanted.slice(0, granted)) {

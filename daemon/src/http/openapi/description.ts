@@ -17,7 +17,8 @@ daemon validates requests with, so this document lists exactly what the daemon s
   \`csrfToken\` (from the sign-in answer or \`GET /api/auth/session\`); without it the answer is 403 \`auth.csrf.invalid\`.
   The two sign-in requests are exempt but refuse a cross-site \`Origin\`.
 - Each operation names who may call it in \`x-access\`: \`public\` (Pub), \`user\` (Usr, any signed-in user), \`admin\` (Adm),
-  or \`right:<name>\` (a user holding that right; administrators hold all).
+  \`right:<name>\` (a user holding that right; administrators hold all), or \`app\` (the API for installed apps:
+  a window's host token as \`Authorization: Bearer\`, never the session cookie; 401 \`app.token.invalid\` without one).
 
 ## Errors
 Every failure is \`application/problem+json\`: \`{"type", "title", "status", "detail", "code", "params"?, "requestId"}\`.

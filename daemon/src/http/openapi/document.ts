@@ -61,6 +61,7 @@ export function buildOpenApiDocument(tables: Record<string, RouteTable>, options
           name: 'X-CSRF-Token',
           description: "The session's csrfToken, on every state-changing request made with a session.",
         },
+        appToken: { type: 'http', scheme: 'bearer', description: 'A host token from POST /api/apps/{appId}/tokens, for the API for apps (/api/app/**).' },
       },
       'x-error-catalog': errorCatalogExtension(),
     },

@@ -18,6 +18,7 @@ const accessLabels: Record<string, string> = {
   public: 'Pub: anyone, without a session',
   user: 'Usr: a signed-in user',
   admin: 'Adm: an administrator',
+  app: 'an installed app’s window, with its host token as `Authorization: Bearer` (the session cookie is not enough)',
 };
 
 export function accessLabel(access: Access): string {
@@ -30,6 +31,7 @@ function security(route: RouteDef): Record<string, string[]>[] {
   const session: Record<string, string[]> = needsCsrf(route) ? { session: [], csrf: [] } : { session: [] };
   // A public route can be called without a session; a signed-in caller still sends the CSRF token.
   if (route.access === 'public') return needsCsrf(route) ? [{}, session] : [];
+  if (route.access === 'app') return [{ appToken: [] }];
   return [session];
 }
 

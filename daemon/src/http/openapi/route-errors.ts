@@ -8,9 +8,12 @@ export function isStateChanging(route: RouteDef): boolean {
   return stateChanging.has(route.method);
 }
 
-/** A state-changing request made with a session must carry the CSRF token; the sign-in requests check Origin instead. */
+/**
+ * A state-changing request made with a session must carry the CSRF token; the sign-in requests
+ * check Origin instead, and the API for apps takes a bearer token, which no browser adds on its own.
+ */
 export function needsCsrf(route: RouteDef): boolean {
-  return isStateChanging(route) && !route.csrfExempt;
+  return isStateChanging(route) && !route.csrfExempt && route.access !== 'app';
 }
 
 /**
@@ -25,7 +28,8 @@ export function routeErrorCodes(route: RouteDef): ErrorCode[] {
     codes.add('request.body.too_large');
     if (!isRaw(route.body)) codes.add('request.body.invalid').add('request.media_type.unsupported');
   }
-  if (route.access !== 'public') codes.add('auth.session.required');
+  if (route.access === 'app') codes.add('app.token.invalid');
+  else if (route.access !== 'public') codes.add('auth.session.required');
   if (route.access === 'admin' || route.access.startsWith('right:')) codes.add('auth.permission.denied');
   if (needsCsrf(route)) codes.add('auth.csrf.invalid');
   if (isStateChanging(route) && route.csrfExempt) codes.add('auth.origin.invalid');

@@ -1,0 +1,71 @@
+import express, { type RequestHandler, type Router } from 'express';
+import path from 'node:path';
+import { appIdPattern } from '../../../../shared/src/api/app-manifest.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
+import { volumeLayout } from './app-jobs.ts';
+import type { AppModels } from './app.model.ts';
+
+/** Where installed apps' frontends are served: `/frontends/<appId>/index.html` and the files beside it. */
+export const frontendsPath = '/frontends';
+
+/**
+ * What an app's page may do: load and call only the box (its files and the API for apps), run
+ * scripts, and nothing more. `sandbox` without allow-same-origin gives the page an opaque origin
+ * even when opened on its own, so it can never read the desktop's cookies, storage or DOM.
+ */
+export const frontendPolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'self'",
+  "form-action 'none'",
+  "base-uri 'none'",
+  'sandbox allow-scripts allow-forms allow-downloads',
+].join('; ');
+
+/**
+ * Serves the frontends of enabled apps. No session is asked for: the sandboxed page's own
+ * requests carry no cookies, and a frontend holds no secret; what it may do with the box is
+ * decided by the token the desktop hands its window.
+ */
+export function appFrontends(deps: { models: AppModels; volumes: AppVolumes }): Router {
+  const router = express.Router();
+  const serve: RequestHandler = async (req, res, next) => {
+    const appId = String(req.params.appId);
+    const rest = ([] as string[]).concat((req.params as { path?: string | string[] }).path ?? []).join('/');
+    if (!appIdPattern.test(appId)) throw new ProblemError('app.app.not_found', { appId });
+    const row = await deps.models.apps.findByPk(appId);
+    const account = row?.state === 'enabled' ? await deps.models.accounts.findByPk(appId) : null;
+    const volume = account?.dataset ? await deps.volumes.find(account.dataset) : null;
+    if (!volume) throw new ProblemError('app.app.not_found', { appId });
+    res.setHeader('Content-Security-Policy', frontendPolicy);
+    // The sandboxed page has an opaque origin: its scripts and styles come from "another" origin.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.setHeader('Cache-Control', 'no-cache');
+    // Unpacked from a checked package into a folder only the daemon writes: paths stay inside the root (send refuses `..`).
+    res.sendFile(rest === '' ? 'index.html' : rest, { root: path.join(volume.path, volumeLayout.package, 'frontend'), dotfiles: 'deny' }, (err?: Error) => {
+      if (!err) return;
+      const status = (err as { status?: number }).status;
+      next(status === 404 || status === 403 ? new ProblemError('request.route.not_found', undefined, { detail: `No file ${rest} in ${appId}` }) : err);
+    });
+  };
+  router.get('/:appId/{*path}', serve);
+  return router;
+}
+
+/** The API for apps is called from sandboxed pages (origin `null`) with a bearer token: CORS without credentials. */
+export const appApiCors: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+  res.setHeader('Access-Control-Max-Age', '600');
+  if (req.method === 'OPTIONS') {
+    res.status(204).end();
+    return;
+  }
+  next();
+};
