@@ -10,6 +10,7 @@ import type { LogRecord } from '../daemon/src/core/logger.ts';
 import { generateLogs, needle, needleEvery } from './lib/log-fixture.ts';
 import { daemonCommand, spawnUntilReady } from './lib/spawn-server.ts';
 import type { BenchRow } from './lib/table.ts';
+import { cookieHeader } from './lib/cookies.ts';
 
 const ingestCount = 200_000;
 const bigCount = 1_000_000;
@@ -166,7 +167,7 @@ export async function logsBench(): Promise<BenchRow[]> {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ username: 'admin', password }),
       });
-      const headers = { Cookie: (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '' };
+      const headers = { Cookie: cookieHeader(login) };
       const page = async (query: string, expected: number) => {
         const res = await fetch(`${base}/api/logs?${query}`, { headers });
         const body = (await res.json()) as { items: unknown[] };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { load } from './lib/load.ts';
 import { daemonCommand, residentMb, spawnUntilReady, tsxCommand } from './lib/spawn-server.ts';
 import type { BenchRow } from './lib/table.ts';
+import { cookieHeader } from './lib/cookies.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -67,7 +68,7 @@ export async function platformBench(): Promise<BenchRow[]> {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password }),
     });
-    const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    const cookie = cookieHeader(login);
     const options = { seconds: 4, concurrency: 16 };
     // Warm both up so JIT and caches do not decide the ratio.
     await load(`http://127.0.0.1:${barePort}/api/auth/session`, { ...options, seconds: 1 });

@@ -1,9 +1,11 @@
+import { appsBench } from './apps.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
+import { transferBench } from './transfer.bench.ts';
 import { printTable, type BenchRow } from './lib/table.ts';
 
 /** `npm run bench`: every benchmark, printed as one table; benchmarks never fail the tests. */
@@ -13,7 +15,9 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'logs', run: logsBench },
   { name: 'thumbnails', run: thumbnailsBench },
   { name: 'files', run: filesBench },
+  { name: 'transfer', run: transferBench },
   { name: 'storage', run: storageBench },
+  { name: 'apps', run: appsBench },
 ];
 
 const only = process.argv.slice(2);

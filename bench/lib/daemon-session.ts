@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { freePort } from './free-port.ts';
 import { daemonCommand, spawnUntilReady, type Spawned } from './spawn-server.ts';
+import { cookieHeader } from './cookies.ts';
 
 const password = 'bench password 12345';
 
@@ -28,7 +29,7 @@ export async function startSignedInDaemon(dataDir: string): Promise<DaemonSessio
     });
     const answer = (await login.json()) as { state: string; user?: { csrfToken: string } };
     if (answer.state !== 'signedIn' || !answer.user) throw new Error(`bench sign-in failed: ${JSON.stringify(answer)}`);
-    const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    const cookie = cookieHeader(login);
     const headers = { Cookie: cookie, 'X-CSRF-Token': answer.user.csrfToken };
     // A fresh connection per call (agent: false): the baseline's synchronous stat loop blocks this
     // process, and a kept-alive socket the daemon closed meanwhile would fail the next request.

@@ -228,6 +228,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     clock,
     publish: (userId, event) => topics.publishToUser(userId, topicName.desktop, event.type, event.data),
     wallpaperVersion: (userId) => wallpaperStore.version(userId),
+    installedApps: async (caller) => (await appsArea?.apps.desktopApps(caller)) ?? [],
   });
   topics.register(desktopTopic(desktop));
   desktopWallpaper = new DesktopWallpaper({

@@ -6,7 +6,7 @@ import { absent, anonymous, observable, ownSessionOperations, send, type Caller 
  * Issue 19's access sweep: generated from each operation's x-access in the OpenAPI document the
  * daemon serves, against a daemon with the host tools and one whose PATH has none of them. A new
  * operation whose route table forgets its guard fails it without anyone writing a test for it.
- * (The hostile-input half runs with `npm run fuzz`: test/fuzz/hostile-input.test.ts.)
+ * (The hostile-input half is test/api/hostile-input.test.ts.)
  */
 
 for (const setup of setups()) {

@@ -138,4 +138,14 @@ describe('desktop: one layout per device', () => {
     const winner = answers.findIndex((r) => r.status === 204);
     expect((await stateOf(admin, laptop)).layout).to.deep.equal({ racer: winner === 0 ? 'a' : 'b' });
   });
+
+  it('refuses a layout nested 20,000 levels deep with 400 and keeps the saved one (it answered 500)', async () => {
+    const device = 'deep-000001';
+    expect((await save(alice, device, { icons: [] }, '"0"')).status).to.equal(204);
+    const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+    const res = await alice.request('PUT', '/api/desktop/layout', { body: deep, headers: { 'X-Device-Id': device } });
+    const answer = await problem(res);
+    expect(answer).to.include({ status: 400, code: 'request.body.invalid' });
+    expect((await stateOf(alice, device)).layout).to.deep.equal({ icons: [] });
+  });
 });

@@ -57,6 +57,8 @@ describe('desktop: state, appearance, items and window preferences', () => {
       icon: 'folder',
       title: { en: 'Files', de: 'Dateien' },
       defaultWindow: { width: 960, height: 640 },
+      frontend: null,
+      iconUrl: null,
     });
     const aliceApps = (await alice.api.desktop.get({ headers: laptop })).apps;
     expect(aliceApps.map((a) => a.id)).to.deep.equal(['org.service.files']);

@@ -186,6 +186,31 @@ describe('files', () => {
     const content = 'abcdefghijklmnopqrstuvwxyz';
     before(() => writeFileSync(path.join(folder, 'letters.txt'), content));
 
+    it('sends a file of several read chunks byte for byte, whole and as a range across chunks', async () => {
+      // 1 MiB chunks (send-range.ts): this file ends in a partial fifth one.
+      const bytes = Buffer.alloc(4 * 1024 * 1024 + 12_345);
+      for (let i = 0; i + 4 <= bytes.length; i += 4) bytes.writeUInt32LE(i, i);
+      writeFileSync(path.join(folder, 'chunks.bin'), bytes);
+      const whole = await admin.request('GET', q('chunks.bin'));
+      expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).to.equal(true);
+      const part = await admin.request('GET', q('chunks.bin'), { headers: { Range: 'bytes=1000000-3200000' } });
+      expect(part.status).to.equal(206);
+      expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(1_000_000, 3_200_001))).to.equal(true);
+    });
+
+    it('keeps serving after a client goes away mid-download', async () => {
+      writeFileSync(path.join(folder, 'long.bin'), Buffer.alloc(32 * 1024 * 1024, 7));
+      const url = new URL(box.url);
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: q('long.bin'), headers: { Cookie: admin.cookieHeader() } });
+        req.on('response', (res) => res.once('data', () => (req.destroy(), resolve())));
+        req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+        req.end();
+      });
+      const after = await admin.request('GET', q('letters.txt'));
+      expect(await after.text()).to.equal(content);
+    });
+
     it('sends the file as an attachment with validators and protective headers', async () => {
       const res = await admin.request('GET', q('letters.txt'));
       expect(res.status).to.equal(200);

@@ -72,7 +72,7 @@ describe('e2e: Storage Manager on zfs-fuse', function () {
     expect(await refused.textContent()).to.contain(en['storage.disks.refused']);
     const reasons = refused.getByRole('list', { name: fill(en['storage.disks.reasons'], { disk: disks.name(small) }) });
     const texts = (await reasons.getByRole('listitem').allTextContents()).map((s) => s.trim());
-    expect(texts).to.include(fill(en['storage.disk.reason.tooSmall'], { size: '48 MB', min: '64 MB' }));
+    expect(texts).to.include(fill(en['storage.disk.reason.tooSmall'], { size: '48 MiB', min: '64 MiB' }));
     expect(texts.some((s) => s.startsWith(en['storage.disk.reason.signature'].split('(')[0]!) && s.includes('ext4'))).to.equal(true, texts.join(' | '));
     await page.screenshot({ path: screenshotPath('storage-disks-en'), fullPage: true });
   });
@@ -162,7 +162,7 @@ describe('e2e: Storage Manager on zfs-fuse', function () {
     await signInThroughPage(page, box.url, 'verwalterin', adminPassword);
     await open('disks', 'de');
     expect(await diskItem(small).textContent()).to.contain(de['storage.disks.refused']);
-    expect(await diskItem(small).textContent()).to.contain(fill(de['storage.disk.reason.tooSmall'], { size: '48 MB', min: '64 MB' }));
+    expect(await diskItem(small).textContent()).to.contain(fill(de['storage.disk.reason.tooSmall'], { size: '48 MiB', min: '64 MiB' }));
     await page.screenshot({ path: screenshotPath('storage-disks-de'), fullPage: true });
     await open('create', 'de');
     await page.getByRole('heading', { name: de['storage.create.title'], exact: true }).waitFor();

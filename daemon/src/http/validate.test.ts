@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { controlCharacterErrors } from './validate.ts';
+import { controlCharacterErrors, maxNesting, nestingErrors } from './validate.ts';
 
 describe('request validation: control characters', () => {
   it('finds them in strings and keys at any depth, and lets tab, line feed and carriage return pass', () => {
@@ -20,5 +20,25 @@ describe('request validation: control characters', () => {
     const errors = controlCharacterErrors(body);
     expect(errors).to.have.length(1);
     expect(errors[0]?.path.split('.')).to.have.length(20_000);
+  });
+});
+
+describe('request validation: nesting', () => {
+  const nested = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+    return value;
+  };
+
+  it(`lets ${maxNesting} levels pass and names the first object or array past them`, () => {
+    expect(nestingErrors(nested(maxNesting + 1))).to.deep.equal([]);
+    const errors = nestingErrors(nested(maxNesting + 2));
+    expect(errors).to.have.length(1);
+    expect(errors[0]?.message).to.equal(`must not nest deeper than ${maxNesting} levels`);
+    expect(errors[0]?.path.split('.')).to.have.length(maxNesting + 1);
+  });
+
+  it('walks 20,000 levels without running out of stack', () => {
+    expect(nestingErrors(nested(20_000))).to.have.length(1);
   });
 });

@@ -52,9 +52,30 @@ export function controlCharacterErrors(value: unknown): FieldError[] {
   return out;
 }
 
-/** Validates one part of a request; failures answer 400 with every field's message. Control characters are refused in every part, whatever its schema. */
+/**
+ * Deeper than any request of the API nests. Joi, JSON.stringify and SQLite's JSON functions
+ * recurse, so a value of any shape (a desktop layout) nested 20,000 levels would overflow the stack.
+ */
+export const maxNesting = 64;
+
+/** The first object or array nested deeper than `max` levels, as a field error; a loop, like the walk above. */
+export function nestingErrors(value: unknown, max = maxNesting): FieldError[] {
+  const todo: [unknown, PathNode | null, number][] = [[value, null, 0]];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [item, at, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return [{ path: pathOf(at), message: `must not nest deeper than ${max} levels` }];
+    for (const [key, inner] of Object.entries(item)) todo.push([inner, { key, up: at }, depth + 1]);
+  }
+  return [];
+}
+
+/**
+ * Validates one part of a request; failures answer 400 with every field's message. Control
+ * characters and nesting past `maxNesting` are refused in every part, whatever its schema.
+ */
 export function validatePart<T>(schema: Joi.Schema<T>, value: unknown, code: ErrorCode, convert: boolean): T {
-  const controls = controlCharacterErrors(value);
+  const controls = [...controlCharacterErrors(value), ...nestingErrors(value)];
   if (controls.length > 0) throw new ProblemError(code, { errors: controls }, { detail: controls.map((e) => `${e.path}: ${e.message}`).join('; ') });
   const { value: out, error } = schema.validate(value, { abortEarly: false, convert, errors: { wrap: { label: false } } });
   if (error) throw new ProblemError(code, { errors: fieldErrors(error) }, { detail: error.details.map((d) => d.message).join('; ') });

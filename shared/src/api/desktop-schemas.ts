@@ -104,12 +104,16 @@ export interface WindowPreference extends WindowPreferenceRequest {
   updatedAt: string;
 }
 
-/** A core app as the start menu shows it. */
+/** An app as the start menu shows it: a core app, or an installed one with its frontend. */
 export interface DesktopApp {
   id: string;
+  /** Icon name of the web desktop's icon set. */
   icon: string;
   title: { en: string; de: string };
   defaultWindow: WindowSize;
+  /** Installed apps: the page their windows show (sandboxed) and their own icon; null for core apps. */
+  frontend: string | null;
+  iconUrl: string | null;
 }
 
 export interface DesktopState {
@@ -242,6 +246,8 @@ export const windowPreferenceSchema = Joi.object<WindowPreference, true>({
 const desktopAppSchema = Joi.object<DesktopApp, true>({
   id: Joi.string().required(),
   icon: Joi.string().required(),
+  frontend: Joi.string().allow(null).required(),
+  iconUrl: Joi.string().allow(null).required(),
   title: Joi.object({
     en: Joi.string().required(),
     de: Joi.string().required(),

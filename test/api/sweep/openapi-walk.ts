@@ -7,8 +7,17 @@ export type JsonSchema = {
   required?: string[];
   items?: JsonSchema;
   enum?: unknown[];
+  const?: unknown;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
+  not?: JsonSchema;
+  pattern?: string;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
 };
 
 export interface Operation {

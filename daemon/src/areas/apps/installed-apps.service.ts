@@ -10,6 +10,7 @@ import type {
   AppUpdatePolicy,
   InstallAppRequest,
 } from '../../../../shared/src/api/apps.ts';
+import type { DesktopApp } from '../../../../shared/src/api/desktop-schemas.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import { appRight } from '../../../../shared/src/api/permissions.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
@@ -20,6 +21,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { appDetailsOf } from './app-details.ts';
+import { frontendsPath } from './app-frontends.ts';
 import type { AppTokens } from './app-tokens.ts';
 import { installJob, rollbackJob, uninstallJob, type InstallParams } from './app-jobs.ts';
 import type { AppModels, AppRow } from './app.model.ts';
@@ -36,6 +38,7 @@ export interface InstalledAppsDeps {
     replace(right: string, users: readonly number[], groups: readonly number[]): Promise<void>;
     result(right: string): Promise<AppGrants['result']>;
     allowed(userId: number, right: string): Promise<boolean>;
+    touched(): void;
   };
   jobs: {
     enqueue<P>(kind: string, params: P, userId: number | null): Promise<Job>;
@@ -96,8 +99,9 @@ export class InstalledAppsService {
     return this.catalogApps;
   }
 
-  /** Tells the administrators' App Center (apps/admin) the whole list again, and refreshes the catalog's. */
+  /** Tells the administrators' App Center (apps/admin) the whole list again, refreshes the catalog's, and has start menus read their apps again. */
   changed(): void {
+    this.deps.grants.touched();
     void this.list()
       .then((list) => {
         this.catalogApps = list.apps.map((app) => ({ id: app.id, title: app.manifest.name }));
@@ -208,6 +212,24 @@ export class InstalledAppsService {
     const row = await this.deps.models.apps.findByPk(appId);
     if (!row || row.state !== 'enabled') return false;
     return principal.admin || (await this.deps.grants.allowed(principal.id, appRight(appId)));
+  }
+
+  /** Enabled apps a caller may use, for the start menu: administrators every one, others those granted to them. */
+  async desktopApps(caller: { admin: boolean; rights: ReadonlySet<string> }): Promise<DesktopApp[]> {
+    const rows = await this.deps.models.apps.findAll({ where: { state: 'enabled' }, order: [['id', 'ASC']] });
+    return rows
+      .filter((row) => caller.admin || caller.rights.has(appRight(row.id)))
+      .map((row) => {
+        const { name } = row.parsedManifest;
+        return {
+          id: row.id,
+          icon: 'package',
+          title: { en: name, de: name },
+          defaultWindow: { width: 800, height: 600 },
+          frontend: `${frontendsPath}/${row.id}/`,
+          iconUrl: `/api/apps/${row.id}/icon`,
+        };
+      });
   }
 
   /** A token for one window of an app the caller may use (POST /api/apps/{appId}/tokens). */

@@ -24,6 +24,8 @@ export interface DesktopDeps {
   publish: (userId: number, event: DesktopEvent) => void;
   /** Version of the user's uploaded wallpaper, null without one (desktop-wallpaper.ts). */
   wallpaperVersion: (userId: number) => Promise<string | null>;
+  /** Installed apps the caller may use, as the start menu shows them (the apps area). */
+  installedApps?: (caller: AppCaller) => Promise<DesktopApp[]>;
 }
 
 /** The signed-in caller as the desktop needs it: who, and which apps they may open. */
@@ -77,12 +79,17 @@ export class DesktopService {
       this.windowPreferences(caller.id),
     ]);
     // Read from the caller's rights of this request, so a grant change shows at the next load.
-    const apps: DesktopApp[] = mayOpen.map(({ id, icon, title, defaultWindow }) => ({
-      id,
-      icon,
-      title: { ...title },
-      defaultWindow: { ...defaultWindow },
-    }));
+    const apps: DesktopApp[] = [
+      ...mayOpen.map(({ id, icon, title, defaultWindow }) => ({
+        id,
+        icon,
+        title: { ...title },
+        defaultWindow: { ...defaultWindow },
+        frontend: null,
+        iconUrl: null,
+      })),
+      ...((await this.deps.installedApps?.(caller)) ?? []),
+    ];
     return {
       deviceId,
       appearance,

@@ -1,13 +1,9 @@
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { ProblemError } from '../../core/problem-error.ts';
 import { etagOf } from './file-entry.ts';
 import type { OpenFile } from './files.service.ts';
-
-// Large reads: per-chunk overhead decided download speed (1 MiB gave 0.75 of nginx's sendfile, 4 MiB
-// about 1.3); the cost is 4 MiB of buffer per download in flight.
-const readChunkBytes = 4 * 1024 * 1024;
+import { sendRange } from './send-range.ts';
 
 export type RangePlan = { kind: 'full' } | { kind: 'part'; start: number; end: number } | { kind: 'unsatisfiable' };
 
@@ -75,7 +71,7 @@ function rangeStillValid(req: Request, etag: string, lastModified: string): bool
 /**
  * Sends an opened file: validators, conditional 304, ranges (206/416), disposition, and
  * the headers that keep a browser from running what it downloads (CSP sandbox, nosniff).
- * The stream follows the client's pace (pipeline back-pressure); the handle is always closed.
+ * The bytes follow the client's pace (send-range.ts); the handle is always closed.
  */
 export async function sendFile(req: Request, res: Response, file: OpenFile, inline: boolean): Promise<void> {
   const etag = etagOf({ ino: file.ino, size: BigInt(file.size), mtimeNs: file.mtimeNs });
@@ -107,9 +103,7 @@ export async function sendFile(req: Request, res: Response, file: OpenFile, inli
       res.end();
       return;
     }
-    // 1 MiB reads: a sixteenth of the read calls and stream turns of the 64 KiB default, which
-    // keeps a large download close to what a sendfile server manages on the same box.
-    await pipeline(file.handle.createReadStream({ start, end, autoClose: false, highWaterMark: readChunkBytes }), res).catch((err: unknown) => {
+    await sendRange(file.handle, res, start, end).catch((err: unknown) => {
       // The client went away mid-download: nothing to answer any more.
       if (res.destroyed || (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
       throw err;

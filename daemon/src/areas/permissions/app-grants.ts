@@ -14,6 +14,8 @@ export interface AppGrantsDeps {
   grants: GrantModels;
   rights: Rights;
   events: IdentityEvents;
+  /** Tells desktops to read their apps again, without touching accounts or file services. */
+  pushToDesktops(userIds: 'all'): void;
 }
 
 /**
@@ -75,6 +77,11 @@ export class AppGrantsStore {
       out.push({ userId: user.id, username: user.username, allowed: via !== null, via });
     }
     return out;
+  }
+
+  /** An app came, went, or was switched on or off: every start menu reads its apps again. */
+  touched(): void {
+    this.deps.pushToDesktops('all');
   }
 
   /** Whether a user may use the app now (administrators may use every app). */

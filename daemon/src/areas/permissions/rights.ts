@@ -15,13 +15,15 @@ export interface RightsDeps {
 const activeAdminsSql = `
 SELECT u.id FROM users u WHERE u.active = 1 AND (u.admin = 1 OR EXISTS (
   SELECT 1 FROM group_grants gg JOIN groups g ON g.id = gg.group_id
-  WHERE gg.right = :admin AND (g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = u.id))))`;
+  WHERE gg.right = $admin AND (g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = u.id))))`;
 
 /**
  * Who holds what: a user's own grants (the admin flag is the own `system.admin`),
  * the grants of the user's groups (the built-in group users counts for everybody), and
  * their union. Every rule that changes identity data checks `assertAdminLeft` inside its
  * transaction, so no path can leave the box without an active administrator.
+ * Values reach SQLite only as bound parameters: Sequelize writes replacements into the SQL text,
+ * where a NUL ends the statement.
  */
 export class Rights {
   constructor(private readonly deps: RightsDeps) {}
@@ -70,7 +72,7 @@ export class Rights {
 
   async activeAdminIds(transaction?: Transaction): Promise<number[]> {
     const rows = await this.deps.db.query<{ id: number }>(activeAdminsSql, {
-      replacements: { admin: specialRights.admin },
+      bind: { admin: specialRights.admin },
       type: QueryTypes.SELECT,
       transaction,
     });
@@ -117,11 +119,11 @@ export class Rights {
   async holders(right: string, transaction?: Transaction): Promise<string[]> {
     const rows = await this.deps.db.query<{ username: string }>(
       `SELECT u.username FROM users u WHERE u.active = 1 AND (
-         EXISTS (SELECT 1 FROM user_grants ug WHERE ug.user_id = u.id AND ug.right = :right)
-         OR EXISTS (SELECT 1 FROM group_grants gg JOIN groups g ON g.id = gg.group_id WHERE gg.right = :right
+         EXISTS (SELECT 1 FROM user_grants ug WHERE ug.user_id = u.id AND ug.right = $right)
+         OR EXISTS (SELECT 1 FROM group_grants gg JOIN groups g ON g.id = gg.group_id WHERE gg.right = $right
            AND (g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = u.id))))
        ORDER BY u.username`,
-      { replacements: { right }, type: QueryTypes.SELECT, transaction },
+      { bind: { right }, type: QueryTypes.SELECT, transaction },
     );
     return rows.map((r) => r.username);
   }

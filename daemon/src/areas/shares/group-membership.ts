@@ -17,17 +17,17 @@ export function groupMembership(db: Sequelize): { groupIdsOf(userId: number): Pr
     async groupIdsOf(userId) {
       if (!(await tablesExist())) return [];
       const rows = await db.query<{ id: number }>(
-        'SELECT g.id AS id FROM groups g WHERE g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = :userId)',
+        'SELECT g.id AS id FROM groups g WHERE g.built_in = 1 OR EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = $userId)',
         {
           type: QueryTypes.SELECT,
-          replacements: { userId },
+          bind: { userId },
         },
       );
       return rows.map((r) => r.id);
     },
     async groupExists(groupId) {
       if (!(await tablesExist())) return false;
-      const rows = await db.query('SELECT 1 FROM groups WHERE id = :groupId', { type: QueryTypes.SELECT, replacements: { groupId } });
+      const rows = await db.query('SELECT 1 FROM groups WHERE id = $groupId', { type: QueryTypes.SELECT, bind: { groupId } });
       return rows.length > 0;
     },
   };

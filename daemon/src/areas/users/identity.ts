@@ -109,7 +109,15 @@ export async function createIdentity(o: IdentityOptions) {
     permissions,
     auth,
     /** Who may use installed apps: the `app:<id>` grants. */
-    appGrants: new AppGrantsStore({ db: o.db, users: o.userRows, groups: groupModels, grants: grantModels, rights, events }),
+    appGrants: new AppGrantsStore({
+      db: o.db,
+      users: o.userRows,
+      groups: groupModels,
+      grants: grantModels,
+      rights,
+      events,
+      pushToDesktops: (ids) => grantsTopic.rightsChanged(ids),
+    }),
     /** Who holds a right (the SMB and SFTP rights for the file services). */
     rightHolders: (right: string) => rights.holders(right),
     /** On a box: the SMB and SFTP groups exist before any user is put into them. */

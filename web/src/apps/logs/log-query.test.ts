@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { LogEntry } from '../../../../shared/src/api/logs.ts';
-import { formatBytes } from '../../lib/bytes.ts';
 import { defaultFilters, entryMatches, isLive, requestIdOfRoute, routeOfRequest, timeRange, toQuery, type LogFilters } from './log-query.ts';
 
 const now = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -62,11 +61,5 @@ describe('logs app: request routes and sizes', () => {
     expect(requestIdOfRoute('request/abc-1234-5678')).to.equal('abc-1234-5678');
     expect(requestIdOfRoute('request/<script>')).to.equal(null);
     expect(requestIdOfRoute('')).to.equal(null);
-  });
-
-  it('formats bytes in binary units', () => {
-    expect(formatBytes(512, 'en')).to.equal('512 B');
-    expect(formatBytes(1536, 'en')).to.equal('1.5 KiB');
-    expect(formatBytes(256 * 1024 ** 2, 'de')).to.equal('256 MiB');
   });
 });

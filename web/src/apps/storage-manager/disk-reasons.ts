@@ -1,6 +1,6 @@
 import type { DiskVerdictReason } from '../../../../shared/src/api/storage.ts';
 import type { MessageKey, MessageParams } from '../../lib/i18n/messages.ts';
-import { formatBytes } from './format.ts';
+import { formatBytes } from '../../lib/bytes.ts';
 
 /** The message key and values of one reason of the disk guard, so the reason reads as a sentence. */
 export function reasonMessage(reason: DiskVerdictReason, locale: string): [MessageKey, MessageParams] {

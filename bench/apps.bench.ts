@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { create } from 'tar';
+import { startSignedInDaemon } from './lib/daemon-session.ts';
+import type { BenchRow } from './lib/table.ts';
+
+const run = promisify(execFile);
+const mib = 1024 * 1024;
+/** The issue's package: 200 MB, of files that do not compress (photos, media, wasm). */
+const packageBytes = 200 * mib;
+const fileBytes = 4 * mib;
+
+/** A valid package of about 200 MB: the example app's manifest and icon with random frontend files. */
+async function makePackage(dir: string): Promise<string> {
+  const root = path.join(dir, 'app');
+  mkdirSync(path.join(root, 'frontend'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'manifest.json'),
+    JSON.stringify({
+      id: 'org.example.bench',
+      name: 'Bench',
+      version: '1.0.0',
+      dataVersion: 1,
+      minBoxVersion: '0.1.0',
+      description: '',
+      author: 'Bench',
+      homepage: null,
+      permissions: [],
+      storage: [],
+      backend: null,
+    }),
+  );
+  writeFileSync(path.join(root, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8"/></svg>');
+  writeFileSync(path.join(root, 'frontend', 'index.html'), '<!doctype html><title>bench</title>');
+  for (let i = 0; i < packageBytes / fileBytes; i++) writeFileSync(path.join(root, 'frontend', `media-${i}.bin`), randomBytes(fileBytes));
+  const file = path.join(dir, 'org.example.bench-1.0.0.serviceapp');
+  await create({ gzip: { level: 1 }, file, cwd: root, portable: true }, ['manifest.json', 'icon.svg', 'frontend']);
+  rmSync(root, { recursive: true, force: true });
+  return file;
+}
+
+/** The baseline: GNU tar unpacking the same file, in seconds. */
+async function tarSeconds(file: string, dir: string): Promise<number> {
+  const into = mkdtempSync(path.join(dir, 'tar-'));
+  const started = performance.now();
+  await run('tar', ['-xzf', file, '-C', into]);
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(into, { recursive: true, force: true });
+  return seconds;
+}
+
+/** Ours: the upload streamed to the daemon until its preview answers (every header checked, unpacked, manifest and icon read). */
+function uploadSeconds(base: string, headers: Record<string, string>, file: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(
+      `${base}/api/apps/packages`,
+      { method: 'PUT', agent: false, headers: { ...headers, 'Content-Type': 'application/gzip', 'Content-Length': String(statSync(file).size) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`upload answered ${res.statusCode}: ${text}`));
+          else resolve((performance.now() - started) / 1000);
+        });
+      },
+    );
+    req.once('error', reject);
+    createReadStream(file).pipe(req);
+  });
+}
+
+/** Upload plus preview of a 200 MB package against `tar -xzf` of the same file (target: within 1.5 times its time). */
+export async function appsBench(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cellar-bench-apps-'));
+  const daemon = await startSignedInDaemon(path.join(dir, 'data'));
+  try {
+    const file = await makePackage(dir);
+    const mb = statSync(file).size / 1e6;
+    // Best of three each, so a passing hiccup of the machine does not decide.
+    const tar = Math.min(...[await tarSeconds(file, dir), await tarSeconds(file, dir), await tarSeconds(file, dir)]);
+    const ours: number[] = [];
+    for (let i = 0; i < 3; i++) ours.push(await uploadSeconds(daemon.base, daemon.headers, file));
+    const best = Math.min(...ours);
+    const value = mb / best;
+    const baseline = mb / tar;
+    return [
+      {
+        name: 'app package: upload + preview of 200 MB',
+        value,
+        unit: 'MB/s',
+        baseline,
+        baselineName: 'tar -xzf',
+        target: 'ratio >= 0.67 (within 1.5x of tar)',
+        ok: value / baseline >= 1 / 1.5,
+      },
+    ];
+  } finally {
+    await daemon.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
