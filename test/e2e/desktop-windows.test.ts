@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import appCenterDe from '../../web/src/apps/app-center/i18n/de.json' with { type: 'json' };
+import appCenterEn from '../../web/src/apps/app-center/i18n/en.json' with { type: 'json' };
 import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import desktopDe from '../../web/src/desktop/i18n/de.json' with { type: 'json' };
 import desktopEn from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
@@ -55,8 +57,8 @@ describe('e2e: desktop windows', function () {
     await page.keyboard.press('Enter');
     await win(appCenter).waitFor();
     expect(await menu.count()).to.equal(0);
-    // An app without a registered component shows the friendly panel, named by its title.
-    await win(appCenter).getByText(desktopEn['wm.unavailable.title'].replace('{app}', 'App Center')).waitFor();
+    // The app's own component fills the window.
+    await win(appCenter).getByRole('tablist', { name: appCenterEn['appCenter.sections'] }).waitFor();
     expect(new URL(page.url()).pathname).to.equal(`/app/${appCenter}`);
 
     // A second window: the personal settings, opened the same way.
@@ -210,7 +212,11 @@ describe('e2e: desktop windows', function () {
       await p.screenshot({ path: screenshotPath('desktop-phone-window') });
       await p.getByRole('button', { name: desktopEn['taskbar.windows'].replace('{count}', '2') }).click();
       await p.screenshot({ path: screenshotPath('desktop-phone-switcher') });
-      await p.locator('.switcher').getByRole('button', { name: 'App Center', exact: true }).click();
+      // The App Center titles its window with the section shown.
+      await p
+        .locator('.switcher')
+        .getByRole('button', { name: `App Center – ${appCenterEn['appCenter.section.installed']}`, exact: true })
+        .click();
       await p.locator(`[role="dialog"][data-app="${appCenter}"]`).waitFor();
       expect(await settings.isVisible()).to.equal(false);
     } finally {
@@ -229,7 +235,7 @@ describe('e2e: desktop windows', function () {
       await desktopReady(page);
       await page.getByRole('navigation', { name: de['taskbar.label'] }).waitFor();
       await win('org.service.settings').getByRole('heading', { name: desktopDe['desktopSettings.wallpaper'] }).waitFor();
-      await win(appCenter).getByText(desktopDe['wm.unavailable.title'].replace('{app}', 'App-Center')).waitFor();
+      await win(appCenter).getByRole('tablist', { name: appCenterDe['appCenter.sections'] }).waitFor();
       await page.getByRole('button', { name: de['taskbar.start'] }).click();
       await page.getByRole('menuitem', { name: 'Speicherverwaltung' }).waitFor();
       await page.screenshot({ path: screenshotPath('desktop-de-start-menu') });

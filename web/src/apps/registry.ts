@@ -10,4 +10,5 @@ export const appComponents: Partial<Record<string, () => Promise<{ default: Comp
   'org.service.control-panel': () => import('./control-panel/ControlPanel.svelte'),
   'org.service.logs': () => import('./logs/LogsApp.svelte'),
   'org.service.storage-manager': () => import('./storage-manager/StorageManager.svelte'),
+  'org.service.app-center': () => import('./app-center/AppCenter.svelte'),
 };

@@ -20,6 +20,8 @@ import regionEn from '../../apps/control-panel/region/i18n/en.json' with { type:
 import homesEn from '../../apps/control-panel/homes/i18n/en.json' with { type: 'json' };
 import versionsDe from '../../apps/files/versions/i18n/de.json' with { type: 'json' };
 import versionsEn from '../../apps/files/versions/i18n/en.json' with { type: 'json' };
+import appCenterDe from '../../apps/app-center/i18n/de.json' with { type: 'json' };
+import appCenterEn from '../../apps/app-center/i18n/en.json' with { type: 'json' };
 
 /**
  * Every dictionary of the UI, merged: the shell's own (en.json, de.json) and one pair per app
@@ -38,6 +40,7 @@ export const enMessages = {
   ...homesEn,
   ...regionEn,
   ...versionsEn,
+  ...appCenterEn,
 };
 export const deMessages = {
   ...de,
@@ -51,4 +54,5 @@ export const deMessages = {
   ...homesDe,
   ...regionDe,
   ...versionsDe,
+  ...appCenterDe,
 };

@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import type { AppPackagePreview } from '../../../../shared/src/api/apps.ts';
+import { consentPermissions, permissionRows, staysRevoked, storageRows, svgDataUrl } from './preview-diff.ts';
+
+const request = (storageId: string, access: 'read' | 'readWrite' = 'read', purpose = 'p') => ({ storageId, access, purpose });
+
+function preview(over: Partial<AppPackagePreview>): AppPackagePreview {
+  return {
+    packageId: '0'.repeat(32),
+    manifest: {} as AppPackagePreview['manifest'],
+    size: 1,
+    unpackedBytes: 1,
+    files: 1,
+    icon: '<svg/>',
+    action: 'update',
+    installedVersion: '1.0.0',
+    permissions: { added: [], removed: [], kept: [] },
+    storage: { added: [], removed: [], changed: [], kept: [] },
+    expiresAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+describe('App Center: preview diff', () => {
+  it('lists permissions with their change, new ones first', () => {
+    const rows = permissionRows(preview({ permissions: { added: ['files'], removed: [], kept: ['notifications'] } }));
+    expect(rows).to.deep.equal([
+      { permission: 'files', change: 'added' },
+      { permission: 'notifications', change: 'kept' },
+    ]);
+    expect(permissionRows(preview({ permissions: { added: [], removed: ['files'], kept: [] } }))).to.deep.equal([{ permission: 'files', change: 'removed' }]);
+  });
+
+  it('shows a changed storage request beside what the installed version asked', () => {
+    const old = request('photos', 'read', 'Shows your photos');
+    const now = request('photos', 'readWrite', 'Edits your photos');
+    const rows = storageRows(preview({ storage: { added: [request('music')], removed: [request('old')], changed: [now], kept: [request('docs')] } }), [old]);
+    expect(rows.map((r) => [r.request.storageId, r.change])).to.deep.equal([
+      ['music', 'added'],
+      ['photos', 'changed'],
+      ['old', 'removed'],
+      ['docs', 'kept'],
+    ]);
+    expect(rows[1]!.before).to.deep.equal(old);
+    expect(rows[0]!.before).to.equal(null);
+  });
+
+  it('asks consent for every permission the new version asks for, not for dropped ones', () => {
+    expect(consentPermissions(preview({ permissions: { added: ['files'], removed: ['notifications'], kept: [] } }))).to.deep.equal(['files']);
+  });
+
+  it('leaves out of the consent what an administrator revoked, which stays revoked on an update', () => {
+    const update = preview({ permissions: { added: ['files'], removed: [], kept: ['notifications'] } });
+    expect(consentPermissions(update, ['notifications'])).to.deep.equal(['files']);
+    expect(staysRevoked(update, ['notifications'])).to.deep.equal(['notifications']);
+    expect(consentPermissions(update)).to.deep.equal(['files', 'notifications']);
+    expect(staysRevoked(update, [])).to.deep.equal([]);
+  });
+
+  it('makes an icon an image URL that keeps the SVG text whole', () => {
+    const url = svgDataUrl('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
+    expect(url.startsWith('data:image/svg+xml;charset=utf-8,')).to.equal(true);
+    expect(decodeURIComponent(url.split(',')[1]!)).to.contain('<circle r="1"/>');
+  });
+});
