@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import desktopEn from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
-import { assertBrowserPrerequisites, launchChromium, screenshotPath, webDir } from '../helpers/browser.ts';
-import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestClient, TestDaemon } from '../helpers/daemon.ts';
 import { eventually, openDesktop } from '../helpers/desktop.ts';
 import { finished } from '../helpers/file-operations.ts';
 import { insertUser } from '../helpers/users.ts';
@@ -23,21 +23,18 @@ describe('e2e: an installed app in its window, sandboxed', function () {
   let frame: Frame;
 
   before(async () => {
-    assertBrowserPrerequisites();
-    box = await startTestDaemon({ webDir });
+    ({ box, browser } = await startBrowserBox());
     admin = await box.signIn();
     await insertUser(box, 'uma', 'uma-password-1');
     built = await buildAppPackage('examples/hello-app', await mkdtemp(path.join(tmpdir(), 'cellar-e2e-app-')));
     const preview = await admin.api.apps.uploadPackage({ body: readFileSync(built) });
     const job = await finished(admin, (await admin.api.apps.install({ params: { packageId: preview.packageId }, body: { pool: 'tank' } })).id);
     expect(job.state).to.equal('succeeded');
-    browser = await launchChromium();
     desk = await openDesktop(browser, box.url, { username: 'uma', password: 'uma-password-1' });
   });
 
   after(async () => {
-    await browser?.close();
-    await box?.close();
+    await stopBrowserBox({ browser, box });
     if (built) await rm(path.dirname(built), { recursive: true, force: true });
   });
 
