@@ -42,7 +42,7 @@ describe('e2e: an installed app in its window, sandboxed', function () {
     if (this.currentTest?.state === 'failed') await desk.page.screenshot({ path: screenshotPath('app-window-failure') });
   });
 
-  it('opens from the start menu and greets its user through the API for apps', async () => {
+  it('opens from the start menu, greets its user through the API for apps and counts the visit in its backend', async () => {
     const { page } = desk;
     await page.keyboard.press('Alt+Shift+KeyS');
     const menu = page.getByRole('menu', { name: desktopEn['start.title'] });
@@ -51,6 +51,8 @@ describe('e2e: an installed app in its window, sandboxed', function () {
     await iframe.waitFor();
     expect(await iframe.getAttribute('sandbox')).to.equal('allow-scripts allow-forms allow-downloads');
     await page.frameLocator('iframe[title="Hello"]').getByRole('heading', { name: 'Hello, uma' }).waitFor();
+    // Its backend counted the visit, reached through the box with the window's backend token.
+    await page.frameLocator('iframe[title="Hello"]').getByLabel('Visits').getByText('#1').waitFor();
     const found = page.frames().find((f) => f.url().includes('/frontends/org.example.hello/'));
     if (!found) throw new Error('the app frame is not there');
     frame = found;

@@ -1,6 +1,7 @@
 // The desktop hands this window its host token by postMessage (and a fresh one before it
 // expires); the API for apps takes only that token, as `Authorization: Bearer`.
 let token = null;
+let backendToken = null;
 
 const strings = {
   en: { hello: (name) => `Hello, ${name}`, notify: 'Send me a notification', sent: 'Sent.', title: 'Hello from the Hello app' },
@@ -38,12 +39,25 @@ document.getElementById('notify').addEventListener('click', async () => {
   }
 });
 
+/** The backend counts visits; it is reached through the box with the window's backend token. */
+async function countVisit() {
+  const res = await fetch('/api/app-backend/org.example.hello/visit', { headers: { Authorization: `Bearer ${backendToken}` } });
+  if (res.ok) document.getElementById('visits').textContent = `#${(await res.json()).visits}`;
+}
+
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent || event.data?.type !== 'cellar.token') return;
+  if (event.data.kind === 'backend') {
+    const first = backendToken === null;
+    backendToken = event.data.token;
+    if (first) void countVisit();
+    return;
+  }
   const first = token === null;
   token = event.data.token;
   if (first) greet().catch((err) => (document.getElementById('status').textContent = String(err.message)));
 });
 
-// Ask once the page is ready; the desktop answers with this window's token.
-window.parent.postMessage({ type: 'cellar.token.request' }, '*');
+// Ask once the page is ready; the desktop answers with this window's tokens.
+window.parent.postMessage({ type: 'cellar.token.request', kind: 'host' }, '*');
+window.parent.postMessage({ type: 'cellar.token.request', kind: 'backend' }, '*');
