@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -75,6 +75,64 @@ function uploadSeconds(base: string, headers: Record<string, string>, file: stri
   });
 }
 
+/** The baseline of an install: the example backend started by hand, until it answers on its socket. */
+async function handStartSeconds(dir: string): Promise<number> {
+  const socket = path.join(dir, 'hand.sock');
+  const started = performance.now();
+  const child = spawn('node', ['server.js'], {
+    cwd: 'examples/hello-app/backend',
+    env: { PATH: process.env.PATH, CELLAR_BACKEND_SOCKET: socket },
+    stdio: 'ignore',
+  });
+  try {
+    await answering(
+      () => new Promise((resolve) => http.get({ socketPath: socket, path: '/' }, (res) => resolve(res.statusCode === 200)).once('error', () => resolve(false))),
+    );
+    return (performance.now() - started) / 1000;
+  } finally {
+    child.kill();
+  }
+}
+
+async function answering(probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('nothing answered within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Ours: from the install request of the uploaded example app until its backend answers through the box. */
+async function installSeconds(daemon: Awaited<ReturnType<typeof startSignedInDaemon>>, dir: string): Promise<number> {
+  const { buildAppPackage } = await import('../build/scripts/build-app-package.js');
+  const file = await buildAppPackage('examples/hello-app', dir);
+  const kept = await uploadPreview(daemon, file);
+  const started = performance.now();
+  await daemon.json('POST', `/api/apps/packages/${kept}/install`, { pool: 'tank' });
+  const token = (await daemon.json<{ token: string }>('POST', '/api/apps/org.example.hello/tokens', { kind: 'backend', instanceId: 'bench-window' })).token;
+  await answering(
+    async () => (await fetch(`${daemon.base}/api/app-backend/org.example.hello/`, { headers: { Authorization: `Bearer ${token}` } })).status === 200,
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** Uploads a package and answers its packageId. */
+function uploadPreview(daemon: Awaited<ReturnType<typeof startSignedInDaemon>>, file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${daemon.base}/api/apps/packages`,
+      { method: 'PUT', agent: false, headers: { ...daemon.headers, 'Content-Type': 'application/gzip', 'Content-Length': String(statSync(file).size) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => (res.statusCode === 200 ? resolve((JSON.parse(text) as { packageId: string }).packageId) : reject(new Error(text))));
+      },
+    );
+    req.once('error', reject);
+    createReadStream(file).pipe(req);
+  });
+}
+
 /** Upload plus preview of a 200 MB package against `tar -xzf` of the same file (target: within 1.5 times its time). */
 export async function appsBench(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cellar-bench-apps-'));
@@ -89,7 +147,18 @@ export async function appsBench(): Promise<BenchRow[]> {
     const best = Math.min(...ours);
     const value = mb / best;
     const baseline = mb / tar;
+    const install = await installSeconds(daemon, dir);
+    const byHand = await handStartSeconds(dir);
     return [
+      {
+        name: 'app install: click to a running backend',
+        value: install,
+        unit: 's',
+        baseline: byHand,
+        baselineName: 'node server.js by hand',
+        target: 'at most 1 s more than by hand',
+        ok: install - byHand <= 1,
+      },
       {
         name: 'app package: upload + preview of 200 MB',
         value,
