@@ -1,22 +1,16 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
-import { buildAppPackage } from '../../build/scripts/build-app-package.js';
-import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
-import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import type { TestClient, TestDaemon } from '../helpers/daemon.ts';
 import { eventually } from '../helpers/desktop.ts';
 import { finished } from '../helpers/file-operations.ts';
 import { tgzOf } from '../helpers/tar-builder.ts';
-import { ensureZfsFuse, LoopDisks, sh, waitJob, zfsGet } from './zfs-fixture.ts';
+import { startAppsBox, type AppsBox } from './apps-fixture.ts';
+import { sh, zfsGet } from './zfs-fixture.ts';
 
 // Backends as root on zfs-fuse with real accounts: each runs under its app's own uid, without
 // privileges, is restarted when killed, and is reached only through the daemon with a backend token.
-const mib = 1024 * 1024;
-const disks = new LoopDisks(`cellarbk${process.pid}`);
-const pool = `${disks.prefix}a`;
 const example = JSON.parse(readFileSync('examples/hello-app/manifest.json', 'utf8')) as AppManifest;
 const appId = example.id;
 
@@ -35,13 +29,14 @@ const status = (pid: number, field: string) => new RegExp(`^${field}:[ \\t]*(.*)
 
 describe('app backends, supervised under their own accounts', function () {
   this.timeout(120_000);
+  let apps: AppsBox;
   let box: TestDaemon;
   let admin: TestClient;
+  let pool: string;
   let built: string;
 
   const install = async (body: Buffer, request: { pool?: string } = {}) => {
-    const preview = await admin.api.apps.uploadPackage({ body });
-    const job = await finished(admin, (await admin.api.apps.install({ params: { packageId: preview.packageId }, body: request })).id, 60_000);
+    const job = await apps.install(body, request);
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
   };
   const backendToken = async () => (await admin.api.apps.issueToken({ params: { appId }, body: { kind: 'backend', instanceId: 'window-0001' } })).token;
@@ -54,44 +49,10 @@ describe('app backends, supervised under their own accounts', function () {
     ).then((pids) => pids[0] as number);
 
   before(async () => {
-    if (process.getuid?.() !== 0) throw new Error('the backends system test needs root (real accounts and zfs-fuse)');
-    await ensureZfsFuse();
-    disks.add(1);
-    // The pools are mounted below this folder: the apps' accounts must be able to pass through it.
-    chmodSync(disks.work, 0o755);
-    box = await startTestDaemon(
-      {},
-      {
-        apps: { accounts: true },
-        storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * mib, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'] },
-      },
-    );
-    admin = await box.signIn();
-    disks.pools.add(pool);
-    const plan = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool, layout: 'stripe', disks: [disks.name(0)] } });
-    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: plan.planId } }))).state).to.equal('succeeded');
-    built = await buildAppPackage('examples/hello-app', await mkdtemp(path.join(tmpdir(), 'cellar-backends-')));
+    apps = await startAppsBox('cellarbk');
+    ({ box, admin, pool, built } = apps);
   });
-
-  after(async () => {
-    await box?.close();
-    await disks.cleanup();
-    for (const uid of [40000, 40001]) {
-      for (const pid of pidsOf(uid)) sh(['kill', '-9', String(pid)]);
-      const name = appAccountName(uid);
-      try {
-        sh(['userdel', name]);
-      } catch {
-        // not there
-      }
-      try {
-        sh(['groupdel', name]);
-      } catch {
-        // not there
-      }
-    }
-    if (built) await rm(path.dirname(built), { recursive: true, force: true });
-  });
+  after(() => apps?.close());
 
   it('runs the example backend under the app’s uid and gid, without groups, capabilities or new privileges', async () => {
     await install(readFileSync(built), { pool });

@@ -1,26 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
-import type { Job } from '../../shared/src/api/jobs.ts';
-import { buildAppPackage } from '../../build/scripts/build-app-package.js';
 import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
-import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { expectProblem, type TestClient } from '../helpers/daemon.ts';
 import { finished } from '../helpers/file-operations.ts';
 import { tgzOf, type TarEntry } from '../helpers/tar-builder.ts';
-import { ensureZfsFuse, LoopDisks, sh, waitJob, zfsGet } from './zfs-fixture.ts';
+import { startAppsBox, type AppsBox } from './apps-fixture.ts';
+import { sh, zfsGet } from './zfs-fixture.ts';
 
 // Real ZFS (zfs-fuse on loop devices) and real system accounts, as root: apps' datasets,
 // snapshots around updates, and their accounts (app<uid>, removed again after the test).
-const mib = 1024 * 1024;
-const disks = new LoopDisks(`cellarap${process.pid}`);
-const pool = `${disks.prefix}a`;
 const example = JSON.parse(readFileSync('examples/hello-app/manifest.json', 'utf8')) as AppManifest;
 const appId = example.id;
-const dataset = `${pool}/apps/${appId}`;
+const mib = 1024 * 1024;
 
 const getent = (db: 'passwd' | 'group', name: string): string | null => {
   try {
@@ -46,46 +40,21 @@ function exampleAt(version: string, extra: TarEntry[] = []): Buffer {
 
 describe('apps on zfs-fuse with real accounts', function () {
   this.timeout(120_000);
-  let box: TestDaemon;
+  let apps: AppsBox;
   let admin: TestClient;
+  let pool: string;
   let built: string;
-  const mountpoint = () => zfsGet('mountpoint', dataset);
-
-  const install = async (body: Buffer, request: { pool?: string } = {}): Promise<Job> => {
-    const preview = await admin.api.apps.uploadPackage({ body });
-    return finished(admin, (await admin.api.apps.install({ params: { packageId: preview.packageId }, body: request })).id, 60_000);
-  };
+  const dataset = () => `${pool}/apps/${appId}`;
+  const mountpoint = () => zfsGet('mountpoint', dataset());
+  const install = (body: Buffer, request: { pool?: string } = {}) => apps.install(body, request);
   const version = async () => (await admin.api.apps.list()).apps.find((a) => a.id === appId)?.manifest.version;
-  const snapshots = () => sh(['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', dataset]).split('\n').filter(Boolean);
+  const snapshots = () => sh(['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', dataset()]).split('\n').filter(Boolean);
 
   before(async () => {
-    if (process.getuid?.() !== 0) throw new Error('the apps system test needs root (real accounts and zfs-fuse)');
-    await ensureZfsFuse();
-    disks.add(1);
-    box = await startTestDaemon(
-      {},
-      {
-        apps: { accounts: true },
-        storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * mib, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'] },
-      },
-    );
-    admin = await box.signIn();
-    disks.pools.add(pool);
-    const plan = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool, layout: 'stripe', disks: [disks.name(0)] } });
-    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: plan.planId } }))).state).to.equal('succeeded');
-    built = await buildAppPackage('examples/hello-app', await mkdtemp(path.join(tmpdir(), 'cellar-apps-zfs-')));
+    apps = await startAppsBox('cellarap');
+    ({ admin, pool, built } = apps);
   });
-
-  after(async () => {
-    await box?.close();
-    await disks.cleanup();
-    for (const uid of [40000, 40001]) {
-      const name = appAccountName(uid);
-      if (getent('passwd', name)) sh(['userdel', name]);
-      if (getent('group', name)) sh(['groupdel', name]);
-    }
-    if (built) await rm(path.dirname(built), { recursive: true, force: true });
-  });
+  after(() => apps?.close());
 
   it('refuses a pool that does not exist', async () => {
     const preview = await admin.api.apps.uploadPackage({ body: readFileSync(built) });
@@ -96,7 +65,7 @@ describe('apps on zfs-fuse with real accounts', function () {
   it('installs into the dataset <pool>/apps/<id>, owned by the app’s own account without a shell', async () => {
     const job = await install(readFileSync(built), { pool });
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
-    expect(zfsGet('type', dataset)).to.equal('filesystem');
+    expect(zfsGet('type', dataset())).to.equal('filesystem');
     const account = getent('passwd', appAccountName(40000));
     expect(account).to.match(/^app40000:x:40000:40000:Cellar app org\.example\.hello:/);
     expect(account).to.match(/:\/usr\/sbin\/nologin$/);
@@ -108,13 +77,13 @@ describe('apps on zfs-fuse with real accounts', function () {
   });
 
   it('returns to the old version and data when an update fails half way (the dataset runs out of quota)', async () => {
-    const used = Number(zfsGet('used', dataset));
-    sh(['zfs', 'set', `quota=${used + 512 * 1024}`, dataset]);
+    const used = Number(zfsGet('used', dataset()));
+    sh(['zfs', 'set', `quota=${used + 512 * 1024}`, dataset()]);
     try {
       const job = await install(exampleAt('1.1.0', [{ name: 'frontend/big.bin', body: randomBytes(4 * mib) }]));
       expect(job.state).to.equal('failed');
     } finally {
-      sh(['zfs', 'set', 'quota=none', dataset]);
+      sh(['zfs', 'set', 'quota=none', dataset()]);
     }
     expect(await version()).to.equal('1.0.0');
     expect(existsSync(path.join(mountpoint(), 'package', 'frontend', 'version.txt'))).to.equal(false);
@@ -126,7 +95,7 @@ describe('apps on zfs-fuse with real accounts', function () {
   it('snapshots before a good update, and rollback restores that snapshot', async () => {
     expect((await install(exampleAt('1.1.0'))).state).to.equal('succeeded');
     expect(snapshots()).to.have.length(1);
-    expect(snapshots()[0]).to.match(new RegExp(`^${dataset}@service-update-\\d{8}T\\d{6}Z$`));
+    expect(snapshots()[0]).to.match(new RegExp(`^${dataset()}@service-update-\\d{8}T\\d{6}Z$`));
     writeFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'from 1.1.0');
     const rolledBack = await finished(admin, (await admin.api.apps.rollback({ params: { appId } })).id, 60_000);
     expect(rolledBack.state, JSON.stringify(rolledBack.error)).to.equal('succeeded');
@@ -139,14 +108,14 @@ describe('apps on zfs-fuse with real accounts', function () {
   it('keeps the dataset on uninstall with keep, finds it again on install, and destroys dataset and account on delete', async () => {
     const keep = await finished(admin, (await admin.api.apps.uninstall({ params: { appId }, query: { data: 'keep' } })).id, 60_000);
     expect(keep.state, JSON.stringify(keep.error)).to.equal('succeeded');
-    expect(zfsGet('type', dataset)).to.equal('filesystem');
+    expect(zfsGet('type', dataset())).to.equal('filesystem');
     expect(existsSync(path.join(mountpoint(), 'package'))).to.equal(false);
     expect((await install(readFileSync(built))).state).to.equal('succeeded');
     expect(readFileSync(path.join(mountpoint(), 'data', 'notes.txt'), 'utf8')).to.equal('from 1.0.0');
 
     const del = await finished(admin, (await admin.api.apps.uninstall({ params: { appId }, query: { data: 'delete' } })).id, 60_000);
     expect(del.state, JSON.stringify(del.error)).to.equal('succeeded');
-    expect(() => sh(['zfs', 'list', dataset])).to.throw();
+    expect(() => sh(['zfs', 'list', dataset()])).to.throw();
     expect(getent('passwd', appAccountName(40000))).to.equal(null);
     expect(getent('group', appAccountName(40000))).to.equal(null);
   });
