@@ -6,11 +6,8 @@ import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
-import { appApiHandlers } from './areas/apps/app-api.routes.ts';
-import { appApiCors, appFrontends, frontendsPath } from './areas/apps/app-frontends.ts';
-import { backendPath, backendProxy } from './areas/apps/backend-proxy.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
-import { appsHandlers } from './areas/apps/apps.routes.ts';
+import { appTokenResolver, mountApps } from './areas/apps/apps-http.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
@@ -58,10 +55,6 @@ import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/lo
 import { poolArchive } from './areas/logs/pool-archive.ts';
 import { logTailTopic } from './areas/logs/logs.topic.ts';
 import { CommandRunner } from './host/command-runner.ts';
-import { AppAccounts } from './host/app-accounts.ts';
-import { FolderAppVolumes } from './host/app-volumes/folder-app-volumes.ts';
-import { ZfsAppVolumes } from './host/app-volumes/zfs-app-volumes.ts';
-import { ZfsDriver } from './host/zfs/zfs-driver.ts';
 import { daemonFs } from './host/share-fs/daemon-fs.ts';
 import type { ShareFsFor } from './host/share-fs/share-fs.ts';
 import { UserFsPool } from './host/share-fs/user-fs-pool.ts';
@@ -340,11 +333,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     scheduler,
     jobs,
     topics,
-    // Each app's files and data on the app pool as a dataset; a development daemon keeps them in folders instead.
-    volumes: storageOptions.apply
-      ? new ZfsAppVolumes(new ZfsDriver(new CommandRunner(logger, true)))
-      : new FolderAppVolumes(path.join(config.dataDir, 'apps', 'volumes')),
-    accounts: new AppAccounts(new CommandRunner(logger, options.apps?.accounts ?? config.mode === 'box')),
+    host: { zfs: storageOptions.apply, accounts: options.apps?.accounts ?? config.mode === 'box' },
     grants: identity.appGrants,
     boxVersion: product.version,
     backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),
@@ -354,15 +343,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
-  // Checked on every call: the session is still alive, the user may still use the app, and it is still on.
-  const resolveToken = async (token: string, kind: 'host' | 'backend') => {
-    const claims = apps.tokens.find(token, kind);
-    if (!claims || (await sessionStore.isAlive(claims.sessionId)) === null) return null;
-    const found = await principals.resolve(claims.userId);
-    const principal = found ? { ...found, sessionId: claims.sessionId } : null;
-    if (!principal || !(await apps.apps.mayUse(principal, claims.appId))) return null;
-    return { principal, appId: claims.appId, instanceId: claims.instanceId };
-  };
+  const resolveToken = appTokenResolver(apps, async (sid) => (await sessionStore.isAlive(sid)) !== null, principals.resolve);
   const routeDeps: RouteDeps = {
     resolvePrincipal: principals.resolve,
     validateResponses: config.validateResponses,
@@ -395,15 +376,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
-      registerArea(router, api.apps, appsHandlers(apps.packages, apps.apps, apps.icons), routeDeps);
-      router.use('/api/app', appApiCors);
-      registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications, logs }), routeDeps);
-      router.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
-      router.use(backendPath, appApiCors);
-      router.use(
-        backendPath,
-        backendProxy({ resolveBackendToken: (token) => resolveToken(token, 'backend'), socketOf: (appId) => apps.backends.socketOf(appId) }),
-      );
+      mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());
     },

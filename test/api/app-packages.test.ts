@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
-import type { AppPackagePreview } from '../../shared/src/api/apps.ts';
+import type { AppPackagePreview } from '../../shared/src/api/app-packages.ts';
 import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
 import type { Clock } from '../../daemon/src/core/clock.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';

@@ -5,7 +5,11 @@ import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import type { AppAccounts } from '../../host/app-accounts.ts';
+import { AppAccounts } from '../../host/app-accounts.ts';
+import { FolderAppVolumes } from '../../host/app-volumes/folder-app-volumes.ts';
+import { ZfsAppVolumes } from '../../host/app-volumes/zfs-app-volumes.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import type { AppGrantsStore } from '../permissions/app-grants.ts';
 import { AppIcons } from './app-icons.ts';
@@ -26,8 +30,11 @@ export interface AppsAreaDeps {
   scheduler: Pick<Scheduler, 'every'>;
   jobs: Pick<JobEngine, 'enqueue' | 'get' | 'register'>;
   topics: TopicPublisher & { register(provider: TopicProvider): void };
-  volumes: AppVolumes;
-  accounts: AppAccounts;
+  /**
+   * zfs: each app's files and data on the app pool as a dataset (where storage applies), else in
+   * folders below the data directory; accounts: apps' system accounts are made for real.
+   */
+  host: { zfs: boolean; accounts: boolean };
   grants: AppGrantsStore;
   boxVersion: string;
   /** A line a backend wrote, for the log store as `app/<id>`. */
@@ -41,6 +48,10 @@ export type AppsArea = ReturnType<typeof createAppsArea>;
 /** Builds the apps area: uploaded packages, installed apps, their jobs and topics. */
 export function createAppsArea(deps: AppsAreaDeps) {
   const models = initAppModels(deps.db);
+  const volumes: AppVolumes = deps.host.zfs
+    ? new ZfsAppVolumes(new ZfsDriver(new CommandRunner(deps.logger, true)))
+    : new FolderAppVolumes(path.join(deps.dataDir, 'apps', 'volumes'));
+  const accounts = new AppAccounts(new CommandRunner(deps.logger, deps.host.accounts));
   const store = new PackageStore({ root: path.join(deps.dataDir, 'apps', 'packages'), clock: deps.clock });
   const packages = new PackagesService({
     store,
@@ -50,12 +61,12 @@ export function createAppsArea(deps: AppsAreaDeps) {
   });
   const tokens = new AppTokens(deps.clock);
   // Under the app's own account where accounts are real (a box, or tests that ask for them); a development daemon runs them as itself.
-  const backends = new BackendSupervisor({ logger: deps.logger, output: deps.backendOutput, asRoot: deps.accounts.real && process.getuid?.() === 0 });
+  const backends = new BackendSupervisor({ logger: deps.logger, output: deps.backendOutput, asRoot: accounts.real && process.getuid?.() === 0 });
   const apps = new InstalledAppsService({
     models,
     tokens,
     backends,
-    volumes: deps.volumes,
+    volumes: volumes,
     store,
     packages,
     grants: deps.grants,
@@ -67,8 +78,8 @@ export function createAppsArea(deps: AppsAreaDeps) {
   const jobDeps: AppJobsDeps = {
     db: deps.db,
     models,
-    volumes: deps.volumes,
-    accounts: deps.accounts,
+    volumes: volumes,
+    accounts: accounts,
     store,
     grants: deps.grants,
     clock: deps.clock,
@@ -84,9 +95,9 @@ export function createAppsArea(deps: AppsAreaDeps) {
   deps.jobs.register(uninstallJob, { run: (ctx: Parameters<typeof runUninstall>[1]) => runUninstall(jobDeps, ctx) });
   deps.topics.register(appsAdminTopic(apps));
   deps.topics.register(appsTopic(apps));
-  const icons = new AppIcons({ models, volumes: deps.volumes, mayUse: (principal, appId) => apps.mayUse(principal, appId) });
+  const icons = new AppIcons({ models, volumes: volumes, mayUse: (principal, appId) => apps.mayUse(principal, appId) });
   // Also at start: packages kept before a restart are forgotten, so their folders go.
   deps.scheduler.every('apps.packages.sweep', packageSweepMs, () => store.sweep());
   apps.changed();
-  return { packages, apps, icons, models, tokens, backends, volumes: deps.volumes };
+  return { packages, apps, icons, models, tokens, backends, volumes: volumes };
 }

@@ -1,15 +1,7 @@
 import type { AppPermission } from '../../../../shared/src/api/app-manifest.ts';
 import type { AppSelf } from '../../../../shared/src/api/app-api.ts';
-import type {
-  AdminAppList,
-  AppDetails,
-  AppGrants,
-  AppLogLevel,
-  AppToken,
-  AppTokenRequest,
-  AppUpdatePolicy,
-  InstallAppRequest,
-} from '../../../../shared/src/api/apps.ts';
+import type { AdminAppList, AppDetails, AppGrants, AppLogLevel, AppToken, AppTokenRequest, AppUpdatePolicy } from '../../../../shared/src/api/apps.ts';
+import type { InstallAppRequest } from '../../../../shared/src/api/app-packages.ts';
 import type { DesktopApp } from '../../../../shared/src/api/desktop-schemas.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import { appRight } from '../../../../shared/src/api/permissions.ts';

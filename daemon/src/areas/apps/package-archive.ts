@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Parser, extract, type ReadEntry } from 'tar';
-import { packageLimits } from '../../../../shared/src/api/apps.ts';
+import { packageLimits } from '../../../../shared/src/api/app-packages.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 
 /** What a package's entries add up to, once every one of them passed. */

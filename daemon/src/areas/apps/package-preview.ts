@@ -1,4 +1,4 @@
-import type { AppPackagePreview, ListChange, PackageAction } from '../../../../shared/src/api/apps.ts';
+import type { AppPackagePreview, ListChange, PackageAction } from '../../../../shared/src/api/app-packages.ts';
 import { compareVersions, type AppManifest, type StorageRequest } from '../../../../shared/src/api/app-manifest.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { KeptPackage } from './package-store.ts';

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { packageLimits, type AppPackagePreview } from '../../../../shared/src/api/apps.ts';
+import { packageLimits, type AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
 import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';

@@ -1,4 +1,4 @@
-import type { AppPackagePreview } from '../../../../shared/src/api/apps.ts';
+import type { AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
 import type { AppPermission, StorageRequest } from '../../../../shared/src/api/app-manifest.ts';
 
 export type Change = 'added' | 'removed' | 'changed' | 'kept';

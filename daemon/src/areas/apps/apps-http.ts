@@ -1,0 +1,56 @@
+import type { Router } from 'express';
+import { api } from '../../../../shared/src/api/index.ts';
+import type { Principal, PrincipalResolver } from '../../core/principal.ts';
+import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import type { LogsService } from '../logs/logs.service.ts';
+import type { NotificationsService } from '../notifications/notifications.service.ts';
+import { appApiHandlers } from './app-api.routes.ts';
+import { appApiCors, appFrontends, frontendsPath } from './app-frontends.ts';
+import type { AppsArea } from './apps-area.ts';
+import { appsHandlers } from './apps.routes.ts';
+import { backendPath, backendProxy } from './backend-proxy.ts';
+
+export interface ResolvedToken {
+  principal: Principal;
+  appId: string;
+  instanceId: string;
+}
+
+/**
+ * Reads an app token as it is now: a live token of the kind, of a session still alive, of a user
+ * still active who may still use the app, which is still on. Checked on every call.
+ */
+export function appTokenResolver(
+  apps: AppsArea,
+  sessionAlive: (sessionId: string) => Promise<boolean>,
+  principals: PrincipalResolver,
+): (token: string, kind: 'host' | 'backend') => Promise<ResolvedToken | null> {
+  return async (token, kind) => {
+    const claims = apps.tokens.find(token, kind);
+    if (!claims || !(await sessionAlive(claims.sessionId))) return null;
+    const found = await principals(claims.userId);
+    const principal = found ? { ...found, sessionId: claims.sessionId } : null;
+    if (!principal || !(await apps.apps.mayUse(principal, claims.appId))) return null;
+    return { principal, appId: claims.appId, instanceId: claims.instanceId };
+  };
+}
+
+export interface AppsHttpDeps {
+  routeDeps: RouteDeps;
+  resolveToken: ReturnType<typeof appTokenResolver>;
+  notifications: Pick<NotificationsService, 'notify'>;
+  logs: Pick<LogsService, 'appBatch'>;
+}
+
+/** Mounts everything apps answer over HTTP: the admin API, the API for apps, frontends and the way to backends. */
+export function mountApps(router: Router, apps: AppsArea, deps: AppsHttpDeps): void {
+  registerArea(router, api.apps, appsHandlers(apps.packages, apps.apps, apps.icons), deps.routeDeps);
+  router.use('/api/app', appApiCors);
+  registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications: deps.notifications, logs: deps.logs }), deps.routeDeps);
+  router.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
+  router.use(backendPath, appApiCors);
+  router.use(
+    backendPath,
+    backendProxy({ resolveBackendToken: (token) => deps.resolveToken(token, 'backend'), socketOf: (appId) => apps.backends.socketOf(appId) }),
+  );
+}
