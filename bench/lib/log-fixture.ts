@@ -20,7 +20,7 @@ export async function generateLogs(dataDir: string, count: number): Promise<void
     await db.exec('PRAGMA cache_size = -262144');
     await db.exec('BEGIN');
     await db.run(`INSERT INTO log_state (key, value) VALUES ('settings', ?)`, [
-      JSON.stringify({ maxBytes: 4 * 1024 ** 3, retentionDays: 3650, archive: false, archivePool: null }),
+      JSON.stringify({ maxBytes: 4 * 1024 ** 3, retentionDays: 3650, archive: false, archiveRetentionDays: 3650, archivePool: null }),
     ]);
     // One entry every 50 ms, ending now: about 14 hours for a million.
     await db.run(

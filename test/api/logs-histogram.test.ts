@@ -78,7 +78,7 @@ describe('logs: histogram of entries per level over time', () => {
 
   it('counts archived entries too, once each', async () => {
     // Retention of one day moves the seeded entries into the archive.
-    await admin.api.logs.updateSettings({ body: { maxBytes: 256 * 1024 ** 2, retentionDays: 1, archive: true, archivePool: null } });
+    await admin.api.logs.updateSettings({ body: { maxBytes: 256 * 1024 ** 2, retentionDays: 1, archive: true, archiveRetentionDays: 365, archivePool: null } });
     const page = await admin.api.logs.list({ query: { from: hour(0), to: hour(3) } });
     expect(page.items).to.have.length(6);
     const h = await admin.api.logs.histogram({ query: { from: hour(0), to: new Date(origin + 3 * 3_600_000 - 1).toISOString(), buckets: 3 } });

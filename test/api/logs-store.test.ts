@@ -7,7 +7,14 @@ import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/da
 import { daysAgo, hoursAgo, seedLogs } from '../helpers/logs.ts';
 
 const mib = 1024 ** 2;
-const settings = (s: Partial<LogSettings>): LogSettings => ({ maxBytes: 256 * mib, retentionDays: 90, archive: false, archivePool: null, ...s });
+const settings = (s: Partial<LogSettings>): LogSettings => ({
+  maxBytes: 256 * mib,
+  retentionDays: 90,
+  archive: false,
+  archiveRetentionDays: 365,
+  archivePool: null,
+  ...s,
+});
 
 describe('logs: archive, retention, size limit and export', () => {
   describe('with an archive on a pool', () => {
@@ -101,6 +108,19 @@ describe('logs: archive, retention, size limit and export', () => {
       expect(lines).to.have.length(25);
       expect(lines[0]?.message).to.equal('bulk 39');
       expect(lines[24]?.message).to.equal('bulk 15');
+    });
+
+    it('deletes archived days past the archive retention, also with archiving switched off', async () => {
+      const days = () => readdirSync(archiveDir).filter((f) => f.startsWith('cellar-logs-')).length;
+      expect(days()).to.equal(5);
+      // Archived days are 40, 35, 33, 32 and 31 days old: 34 days keep the three newest.
+      const status = await admin.api.logs.updateSettings({
+        body: settings({ retentionDays: 30, archive: false, archiveRetentionDays: 34, archivePool: 'tank' }),
+      });
+      expect(days()).to.equal(3);
+      expect(Date.parse(status.oldestArchivedAt as string)).to.be.closeTo(Date.parse(daysAgo(33)), 5000);
+      const page = await admin.api.logs.list({ query: { search: 'old', source: ['system/pager'] } });
+      expect(page.items.map((e) => e.message)).to.deep.equal(['old 4', 'old 3', 'old 2']);
     });
   });
 

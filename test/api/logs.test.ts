@@ -38,7 +38,7 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(anon.api.logs.export({ query: {} }), 'auth.session.required', 401);
       await expectProblem(anon.api.logs.status(), 'auth.session.required', 401);
       await expectProblem(
-        anon.api.logs.updateSettings({ body: { maxBytes: 2 ** 20, retentionDays: 7, archive: false, archivePool: null } }),
+        anon.api.logs.updateSettings({ body: { maxBytes: 2 ** 20, retentionDays: 7, archive: false, archiveRetentionDays: 365, archivePool: null } }),
         'auth.session.required',
         401,
       );
@@ -55,7 +55,7 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(user.api.logs.export({ query: {} }), 'auth.permission.denied', 403);
       await expectProblem(user.api.logs.status(), 'auth.permission.denied', 403);
       await expectProblem(
-        user.api.logs.updateSettings({ body: { maxBytes: 2 ** 20, retentionDays: 7, archive: false, archivePool: null } }),
+        user.api.logs.updateSettings({ body: { maxBytes: 2 ** 20, retentionDays: 7, archive: false, archiveRetentionDays: 365, archivePool: null } }),
         'auth.permission.denied',
         403,
       );
@@ -81,12 +81,12 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(list({ cursor: 'forged' }), 'logs.cursor.invalid', 400);
       await expectProblem(admin.api.logs.export({ query: { format: 'xml' } as never }), 'request.query.invalid', 400);
       await expectProblem(
-        admin.api.logs.updateSettings({ body: { maxBytes: 4 * 1024 ** 3 + 1, retentionDays: 7, archive: false, archivePool: null } }),
+        admin.api.logs.updateSettings({ body: { maxBytes: 4 * 1024 ** 3 + 1, retentionDays: 7, archive: false, archiveRetentionDays: 365, archivePool: null } }),
         'request.body.invalid',
         400,
       );
       await expectProblem(
-        admin.api.logs.updateSettings({ body: { maxBytes: 2 ** 20, retentionDays: 0, archive: false, archivePool: null } }),
+        admin.api.logs.updateSettings({ body: { maxBytes: 2 ** 20, retentionDays: 0, archive: false, archiveRetentionDays: 365, archivePool: null } }),
         'request.body.invalid',
         400,
       );
@@ -103,7 +103,7 @@ describe('logs: search, app batches, sources, live tail', () => {
 
     it('refuses an archive while no pool can hold it', async () => {
       const err = await expectProblem(
-        admin.api.logs.updateSettings({ body: { maxBytes: 2 ** 30, retentionDays: 30, archive: true, archivePool: null } }),
+        admin.api.logs.updateSettings({ body: { maxBytes: 2 ** 30, retentionDays: 30, archive: true, archiveRetentionDays: 365, archivePool: null } }),
         'logs.archive.no_pool',
         409,
       );

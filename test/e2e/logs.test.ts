@@ -158,12 +158,14 @@ describe('e2e: the Logs app', function () {
     await dialog.getByText(en['logs.settings.used']).waitFor();
     await dialog.getByLabel(en['logs.settings.retentionDays']).fill('45');
     await dialog.getByLabel(en['logs.settings.maxMiB']).fill('128');
+    await dialog.getByLabel(en['logs.settings.archiveRetentionDays']).fill('400');
     await dialog.getByRole('button', { name: en['logs.settings.save'] }).click();
     await dialog.getByText(en['logs.settings.saved']).waitFor();
     await page.screenshot({ path: screenshotPath('logs-settings-en') });
     const status = await admin.api.logs.status();
     expect(status.settings.retentionDays).to.equal(45);
     expect(status.settings.maxBytes).to.equal(128 * 1024 ** 2);
+    expect(status.settings.archiveRetentionDays).to.equal(400);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   });

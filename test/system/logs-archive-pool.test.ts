@@ -40,7 +40,9 @@ describe('logs: the archive on a real pool', function () {
       box,
       [40, 35].map((d, i) => ({ level: 'info' as const, source: 'system/archived', message: `old ${i}`, time: daysAgo(d) })),
     );
-    const status = await admin.api.logs.updateSettings({ body: { maxBytes: 256 * 1024 * 1024, retentionDays: 30, archive: true, archivePool: pool } });
+    const status = await admin.api.logs.updateSettings({
+      body: { maxBytes: 256 * 1024 * 1024, retentionDays: 30, archive: true, archiveRetentionDays: 365, archivePool: pool },
+    });
     expect(status.archivePools).to.include(pool);
     expect(status.archivePool).to.equal(pool);
     const mountpoint = (await admin.api.storage.pools()).pools.find((p) => p.name === pool)?.datasets.find((d) => d.name === pool)?.mountpoint;

@@ -90,6 +90,8 @@ export interface LogSettings {
   retentionDays: number;
   /** Keep trimmed entries as compressed daily files on a pool. */
   archive: boolean;
+  /** Archived days older than this are deleted (the archive is read even when switched off, and trimmed too). */
+  archiveRetentionDays: number;
   /** The pool of the archive; null means the first pool. */
   archivePool: string | null;
 }
@@ -188,6 +190,7 @@ export const logSettingsSchema = Joi.object<LogSettings, true>({
   maxBytes: Joi.number().integer().min(logLimits.maxBytesMin).max(logLimits.maxBytesMax).required(),
   retentionDays: Joi.number().integer().min(1).max(3650).required(),
   archive: Joi.boolean().required(),
+  archiveRetentionDays: Joi.number().integer().min(1).max(3650).required(),
   archivePool: Joi.string()
     .pattern(/^[A-Za-z][A-Za-z0-9_.:-]{0,254}$/)
     .allow(null)

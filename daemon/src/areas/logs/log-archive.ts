@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createGunzip, gzip } from 'node:zlib';
@@ -63,6 +63,23 @@ export async function archiveDays(dir: string): Promise<ArchiveDay[]> {
     days.push({ start: Date.parse(`${match[1]}T00:00:00Z`), file, bytes: (await stat(file)).size });
   }
   return days.sort((a, b) => b.start - a.start);
+}
+
+/**
+ * Deletes the daily files whose whole day lies more than `retentionDays` before `now`; answers
+ * how many went. A day still inside the window stays whole, so a search never sees half a day.
+ */
+export async function trimArchive(dir: string, retentionDays: number, now: number): Promise<number> {
+  const cutoff = now - retentionDays * dayMs;
+  let removed = 0;
+  for (const day of await archiveDays(dir)) {
+    if (day.start + dayMs > cutoff) continue;
+    await unlink(day.file).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+    removed += 1;
+  }
+  return removed;
 }
 
 /** Reads one day file; a torn last member (crash while appending) costs only that member. */

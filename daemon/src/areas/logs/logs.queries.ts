@@ -4,7 +4,7 @@ import type { LogDb } from './log-db.ts';
 import { filterSql, type LogFilter } from './log-filter.ts';
 import { rowColumns, type LogRow } from './logs.model.ts';
 
-export const defaultSettings: LogSettings = { maxBytes: 256 * 1024 ** 2, retentionDays: 90, archive: false, archivePool: null };
+export const defaultSettings: LogSettings = { maxBytes: 256 * 1024 ** 2, retentionDays: 90, archive: false, archiveRetentionDays: 365, archivePool: null };
 
 /** One page of current entries, newest first. */
 export function currentPage(db: LogDb, filter: LogFilter, cursor: LogCursor | null, limit: number): Promise<LogRow[]> {

@@ -18,7 +18,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { KeyedLimiter } from '../../core/keyed-limiter.ts';
-import { ArchiveReader, archiveDays } from './log-archive.ts';
+import { ArchiveReader, archiveDays, trimArchive } from './log-archive.ts';
 import { decodeCursor, encodeCursor, type LogCursor } from './log-cursor.ts';
 import { streamExport } from './log-export.ts';
 import { newestFirst, toFilter, type LogFilter } from './log-filter.ts';
@@ -151,10 +151,15 @@ export class LogsService {
     return this.deps.store.flush().then(() => sourceNames(this.deps.store.db));
   }
 
-  /** Retention and size limit; scheduled, and run at once when the settings change. */
-  async maintain(): Promise<TrimResult> {
+  /** Retention and size limit, then the archive's retention; scheduled, and run at once when the settings change. */
+  async maintain(): Promise<TrimResult & { archiveDaysRemoved: number }> {
     await this.deps.store.flush();
-    return trimLogs(this.deps.store, this.settings, this.writableArchiveDir(), this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const trimmed = await trimLogs(this.deps.store, this.settings, this.writableArchiveDir(), now);
+    // Also when archiving is off: the archive stays readable then, and must not outlive its retention.
+    const dir = this.readableArchiveDir();
+    const archiveDaysRemoved = dir ? await trimArchive(dir, this.settings.archiveRetentionDays, now) : 0;
+    return { ...trimmed, archiveDaysRemoved };
   }
 
   /** A line an app's backend wrote (stdout as info, stderr as warn), under the same per-app limit as batches. */
