@@ -37,7 +37,8 @@ import { fileOperationsHandlers } from './areas/files/operations/operations.rout
 import { trashHandlers } from './areas/files/trash/trash.routes.ts';
 import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
-import { systemHandlers } from './areas/system/system.routes.ts';
+import { firstRunHandlers, systemHandlers } from './areas/system/system.routes.ts';
+import { FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
 import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
@@ -161,10 +162,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   await wallpaperStore.sweep();
   // Built with the desktop further down; user deletion reaches it through this binding.
   let desktopWallpaper: DesktopWallpaper | null = null;
+  // Needs the users service, built after the system service that reports it.
+  let firstRun: FirstRunSetup | null = null;
   const system = new SystemService({
     mode: config.mode,
     startedAt,
     firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
+    setupCode: () => firstRun?.waiting() ?? false,
     settings: initSystemSettingModel(db),
     logger,
   });
@@ -194,6 +198,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
+  const setup = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, userCount: () => userRows.count(), createUser: (body) => users.create(body) });
+  firstRun = setup;
   const scheduler = new Scheduler({ clock, logger });
   const jobs = new JobEngine({
     db,
@@ -364,6 +370,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.groups, groupsHandlers(identity.groups), routeDeps);
       registerArea(router, api.permissions, permissionsHandlers(identity.permissions), routeDeps);
       registerArea(router, api.system, systemHandlers(system), routeDeps);
+      registerArea(router, api.firstRun, firstRunHandlers(setup), routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
@@ -406,6 +413,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     async start() {
       await jobs.start();
       await identity.start();
+      // A development daemon made its administrator above; a box from the package waits for its owner.
+      if (config.mode === 'box') await setup.prepare();
       fileServices?.changed();
       scheduler.start();
       await apps.apps.startBackends();

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startTestDaemon } from '../helpers/daemon.ts';
+import { expectProblem, startTestDaemon } from '../helpers/daemon.ts';
 
 describe('first start in development mode', () => {
   it('creates admin with a random password kept in a 0600 file until it is changed; setup says first run until then', async () => {
@@ -27,6 +27,18 @@ describe('first start in development mode', () => {
     try {
       expect(() => statSync(path.join(box.dataDir, 'initial-admin-password'))).to.throw();
       expect((await box.client().api.system.setup()).firstRun).to.equal(false);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('asks for no setup code: a development daemon makes its administrator itself', async () => {
+    const box = await startTestDaemon();
+    try {
+      const anon = box.client();
+      expect(await anon.api.system.setup()).to.include({ setupCode: false, boxName: null });
+      const body = { code: 'AAAAA-AAAAA', username: 'owner', password: 'a long enough passphrase', boxName: 'Box', language: 'en' as const, region: null };
+      await expectProblem(anon.api.firstRun.complete({ body }), 'setup.done', 409);
     } finally {
       await box.close();
     }

@@ -5,6 +5,7 @@ import { fileOperationsRoutes } from './file-operations.ts';
 import { fileVersionsRoutes } from './file-versions.ts';
 import { homesRoutes } from './homes.ts';
 import { filesRoutes } from './files.ts';
+import { firstRunRoutes } from './first-run.ts';
 import { groupsRoutes } from './groups.ts';
 import { permissionsRoutes } from './permissions.ts';
 import { usersRoutes } from './users.ts';
@@ -42,6 +43,7 @@ export const api = {
   fileVersions: fileVersionsRoutes,
   apps: appsRoutes,
   appApi: appApiRoutes,
+  firstRun: firstRunRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -22,6 +22,10 @@ export interface SetupInfo {
   firstRun: boolean;
   /** The box runs from the installer medium. */
   installer: boolean;
+  /** No administrator exists yet: the first page asks for the one-time setup code (POST /api/setup). */
+  setupCode: boolean;
+  /** The name the owner gave the box at setup; null before. */
+  boxName: string | null;
 }
 
 /** The box's regional settings (System, Region): the sign-in page's language and new users' default. */
@@ -57,6 +61,8 @@ export const setupInfo = Joi.object<SetupInfo, true>({
   region: regionCodeSchema,
   firstRun: Joi.boolean().required(),
   installer: Joi.boolean().required(),
+  setupCode: Joi.boolean().required(),
+  boxName: Joi.string().allow(null).required(),
 }).id('SetupInfo');
 
 export const systemRoutes = {

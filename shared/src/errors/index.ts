@@ -3,6 +3,7 @@ import { appErrors } from './apps.ts';
 import { authErrors } from './auth.ts';
 import { fileOperationErrors } from './file-operations.ts';
 import { fileVersionErrors } from './file-versions.ts';
+import { firstRunErrors } from './first-run.ts';
 import { homesErrors } from './homes.ts';
 import { hostErrors } from './host.ts';
 import { filesErrors } from './files.ts';
@@ -36,6 +37,7 @@ export const errorCatalog = {
   ...homesErrors,
   ...fileVersionErrors,
   ...appErrors,
+  ...firstRunErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -1,5 +1,7 @@
+import { firstRunRoutes } from '../../../../shared/src/api/first-run.ts';
 import { systemRoutes } from '../../../../shared/src/api/system.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
+import type { FirstRunSetup } from './first-run.ts';
 import type { SystemService } from './system.service.ts';
 
 export function systemHandlers(system: SystemService): AreaHandlers<typeof systemRoutes> {
@@ -9,4 +11,8 @@ export function systemHandlers(system: SystemService): AreaHandlers<typeof syste
     region: () => system.region(),
     setRegion: ({ body }) => system.setRegion(body),
   };
+}
+
+export function firstRunHandlers(setup: FirstRunSetup): AreaHandlers<typeof firstRunRoutes> {
+  return { complete: ({ body }) => setup.complete(body) };
 }

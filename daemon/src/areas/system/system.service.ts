@@ -9,6 +9,8 @@ export interface SystemDeps {
   startedAt: number;
   /** Whether first-run setup still applies (see SetupInfo.firstRun). */
   firstRun: () => Promise<boolean>;
+  /** Whether the first page must ask for the one-time setup code (see SetupInfo.setupCode). */
+  setupCode: () => boolean;
   settings: typeof SystemSettingRow;
   logger: Logger;
 }
@@ -29,6 +31,8 @@ export class SystemService {
       ...(await this.region()),
       firstRun: await this.deps.firstRun(),
       installer: false,
+      setupCode: this.deps.setupCode(),
+      boxName: await this.boxName(),
     };
   }
 
@@ -38,6 +42,16 @@ export class SystemService {
     if (!row) return { ...defaultRegion };
     const stored = JSON.parse(row.value) as SystemRegion;
     return { language: stored.language, region: stored.region };
+  }
+
+  async boxName(): Promise<string | null> {
+    const row = await this.deps.settings.findByPk('boxName');
+    return row ? (JSON.parse(row.value) as string) : null;
+  }
+
+  async setBoxName(name: string): Promise<void> {
+    await this.deps.settings.upsert({ key: 'boxName', value: JSON.stringify(name), updatedAt: new Date().toISOString() });
+    this.deps.logger.info('box name changed', { component: 'system', boxName: name });
   }
 
   async setRegion(region: SystemRegion): Promise<SystemRegion> {
