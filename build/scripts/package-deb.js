@@ -20,6 +20,8 @@ export const depends = [
   'acl',
   'chrony',
   'debconf (>= 0.5) | debconf-2.0',
+  // deb-systemd-helper, which the maintainer scripts enable the unit with.
+  'init-system-helpers (>= 1.54~)',
   'iproute2',
   'nftables',
   'nginx',
