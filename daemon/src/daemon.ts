@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -79,6 +79,7 @@ import { registerArea, type RouteDeps } from './http/register-routes.ts';
 import { docsAssets } from './http/openapi/docs-assets.ts';
 import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
+import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 
 export interface Daemon {
   config: Readonly<Config>;
@@ -161,12 +162,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   await wallpaperStore.sweep();
   // Built with the desktop further down; user deletion reaches it through this binding.
   let desktopWallpaper: DesktopWallpaper | null = null;
+  // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
+  let tlsArea: TlsArea | null = null;
   const system = new SystemService({
     mode: config.mode,
     startedAt,
     firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
     settings: initSystemSettingModel(db),
     logger,
+    rootCaFingerprint: async () => (await tlsArea?.service.rootFingerprint()) ?? null,
   });
   const clock = options.clock ?? systemClock;
   const identity = await createIdentity({
@@ -205,6 +209,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   topics.register(jobTopicProvider(jobs));
   topics.register(jobsListTopicProvider(jobs));
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
+  const tls = (tlsArea = createTlsArea({ dataDir: config.dataDir, clock, logger, scheduler, https: config.https }));
   // The archive lives on a pool, and pools come with the storage area built further down.
   let logArchive: LogArchiveLocation = options.logs?.archive ?? noArchive;
   const archive: LogArchiveLocation = { dir: (pool) => logArchive.dir(pool), pools: () => logArchive.pools() };
@@ -356,7 +361,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     sessionStore,
     sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    secureCookies: false,
+    secureCookies: config.https,
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {
       registerArea(router, api.auth, authHandlers(auth), routeDeps);
@@ -364,6 +369,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.groups, groupsHandlers(identity.groups), routeDeps);
       registerArea(router, api.permissions, permissionsHandlers(identity.permissions), routeDeps);
       registerArea(router, api.system, systemHandlers(system), routeDeps);
+      registerArea(router, api.tls, tls.handlers, routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
@@ -383,13 +389,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   };
   const sessions = sessionMiddleware(httpOptions);
   const app = createHttpApp(httpOptions, sessions);
-  const server = createServer(app);
+  const server = await tls.createServer(app);
 
   const url = (): string => {
     const address = server.address() as AddressInfo | null;
     if (!address) throw new Error('the daemon is not listening');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
+    return `${tls.scheme}://${host}:${address.port}`;
   };
 
   return {

@@ -22,6 +22,8 @@ export interface SetupInfo {
   firstRun: boolean;
   /** The box runs from the installer medium. */
   installer: boolean;
+  /** SHA-256 fingerprint of the box's root certificate (GET /api/system/tls/root-ca.crt), for people to compare. */
+  rootCaFingerprint: string | null;
 }
 
 /** The box's regional settings (System, Region): the sign-in page's language and new users' default. */
@@ -57,6 +59,7 @@ export const setupInfo = Joi.object<SetupInfo, true>({
   region: regionCodeSchema,
   firstRun: Joi.boolean().required(),
   installer: Joi.boolean().required(),
+  rootCaFingerprint: Joi.string().allow(null).required(),
 }).id('SetupInfo');
 
 export const systemRoutes = {

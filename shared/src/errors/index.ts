@@ -13,6 +13,7 @@ import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
 import { thumbnailErrors } from './thumbnails.ts';
+import { tlsErrors } from './tls.ts';
 import { topicErrors } from './topics.ts';
 import { usersErrors } from './users.ts';
 
@@ -36,6 +37,7 @@ export const errorCatalog = {
   ...homesErrors,
   ...fileVersionErrors,
   ...appErrors,
+  ...tlsErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -11,6 +11,8 @@ export interface SystemDeps {
   firstRun: () => Promise<boolean>;
   settings: typeof SystemSettingRow;
   logger: Logger;
+  /** SHA-256 fingerprint of the box's root certificate, for the sign-in page's download link. */
+  rootCaFingerprint: () => Promise<string | null>;
 }
 
 export class SystemService {
@@ -29,6 +31,7 @@ export class SystemService {
       ...(await this.region()),
       firstRun: await this.deps.firstRun(),
       installer: false,
+      rootCaFingerprint: await this.deps.rootCaFingerprint(),
     };
   }
 
