@@ -95,7 +95,7 @@ export const certificateInfo = Joi.object<CertificateInfo, true>({
   notAfter: isoTime().required(),
   serial: Joi.string().required(),
   sha256Fingerprint: Joi.string().required(),
-}).id('CertificateInfo');
+});
 
 const issuedCertificate = Joi.object<IssuedCertificate, true>({
   id: id().required(),
