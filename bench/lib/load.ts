@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 
 export interface LoadResult {
   requests: number;
@@ -11,14 +12,21 @@ export interface LoadResult {
  * A small closed-loop load generator on loopback: `concurrency` keep-alive connections
  * each sending the next request when the last answer ends, for a fixed time.
  */
-export async function load(url: string, options: { seconds: number; concurrency: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+export async function load(
+  url: string,
+  options: { seconds: number; concurrency: number; headers?: Record<string, string>; /** The root an https:// URL is trusted by. */ ca?: string },
+): Promise<LoadResult> {
+  const secure = url.startsWith('https:');
+  const agent = secure
+    ? new https.Agent({ keepAlive: true, maxSockets: options.concurrency, ca: options.ca })
+    : new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const get = secure ? https.get : http.get;
   const deadline = Date.now() + options.seconds * 1000;
   let requests = 0;
   let errors = 0;
   const one = () =>
     new Promise<void>((resolve) => {
-      const req = http.get(url, { agent, headers: options.headers }, (res) => {
+      const req = get(url, { agent, headers: options.headers }, (res) => {
         res.resume();
         res.on('end', () => {
           if (res.statusCode === 200) requests++;

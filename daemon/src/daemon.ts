@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -80,6 +80,7 @@ import { registerArea, type RouteDeps } from './http/register-routes.ts';
 import { docsAssets } from './http/openapi/docs-assets.ts';
 import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
+import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 
 export interface Daemon {
   config: Readonly<Config>;
@@ -164,6 +165,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let desktopWallpaper: DesktopWallpaper | null = null;
   // Needs the users service, built after the system service that reports it.
   let firstRun: FirstRunSetup | null = null;
+  // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
+  let tlsArea: TlsArea | null = null;
   const system = new SystemService({
     mode: config.mode,
     startedAt,
@@ -171,6 +174,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     setupCode: () => firstRun?.waiting() ?? false,
     settings: initSystemSettingModel(db),
     logger,
+    rootCaFingerprint: async () => (await tlsArea?.service.rootFingerprint()) ?? null,
   });
   const clock = options.clock ?? systemClock;
   const identity = await createIdentity({
@@ -211,6 +215,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   topics.register(jobTopicProvider(jobs));
   topics.register(jobsListTopicProvider(jobs));
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
+  const tls = (tlsArea = createTlsArea({ dataDir: config.dataDir, clock, logger, scheduler, https: config.https }));
   // The archive lives on a pool, and pools come with the storage area built further down.
   let logArchive: LogArchiveLocation = options.logs?.archive ?? noArchive;
   const archive: LogArchiveLocation = { dir: (pool) => logArchive.dir(pool), pools: () => logArchive.pools() };
@@ -362,7 +367,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     sessionStore,
     sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    secureCookies: false,
+    secureCookies: config.https,
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {
       registerArea(router, api.auth, authHandlers(auth), routeDeps);
@@ -371,6 +376,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.permissions, permissionsHandlers(identity.permissions), routeDeps);
       registerArea(router, api.system, systemHandlers(system), routeDeps);
       registerArea(router, api.firstRun, firstRunHandlers(setup), routeDeps);
+      registerArea(router, api.tls, tls.handlers, routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
@@ -390,13 +396,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   };
   const sessions = sessionMiddleware(httpOptions);
   const app = createHttpApp(httpOptions, sessions);
-  const server = createServer(app);
+  const server = await tls.createServer(app);
 
   const url = (): string => {
     const address = server.address() as AddressInfo | null;
     if (!address) throw new Error('the daemon is not listening');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `http://${host}:${address.port}`;
+    return `${tls.scheme}://${host}:${address.port}`;
   };
 
   return {

@@ -27,11 +27,15 @@ export function assertBrowserPrerequisites(): void {
   assertChromium();
 }
 
-/** Debian's Chromium, headless, with the flags this machine's closed network needs (../shared/machine-notes.md). */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with the flags this machine's closed network needs (../shared/machine-notes.md).
+ * `env` replaces the browser's environment (a HOME whose NSS database trusts a test root).
+ */
+export function launchChromium(env?: Record<string, string>): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
+    ...(env ? { env } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

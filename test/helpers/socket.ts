@@ -51,6 +51,8 @@ export interface ConnectOptions {
   transport?: 'polling' | 'websocket';
   /** An Origin header, as a browser page would send it. */
   origin?: string;
+  /** The root to trust for an https:// daemon (its own authority's). */
+  ca?: string;
 }
 
 function openSocket(url: string, cookie: string | null, options: ConnectOptions): TopicSocket {
@@ -63,6 +65,7 @@ function openSocket(url: string, cookie: string | null, options: ConnectOptions)
     reconnection: false,
     forceNew: true,
     extraHeaders: headers,
+    ...(options.ca ? { ca: options.ca } : {}),
   });
 }
 

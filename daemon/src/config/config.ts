@@ -21,6 +21,8 @@ export interface Config {
   validateResponses: boolean;
   /** Write log entries as JSON lines to stdout as well as to the log store. */
   logToConsole: boolean;
+  /** Serve HTTPS with the box's certificate: always on a box; in development mode only when `BOX_HTTPS=true`. */
+  https: boolean;
 }
 
 export const defaultPort = 7484;
@@ -35,6 +37,7 @@ const schema = Joi.object<Config, true>({
   webDir: Joi.string().allow(null).required(),
   validateResponses: Joi.boolean().required(),
   logToConsole: Joi.boolean().required(),
+  https: Joi.boolean().allow(null).required(),
 });
 
 /** Keys of the optional JSON config file; environment variables win over it. */
@@ -47,6 +50,7 @@ const envKeys: Record<string, keyof Config> = {
   BOX_DATA_DIR: 'dataDir',
   BOX_ADMIN_PASSWORD: 'adminPassword',
   BOX_LOG_LEVEL: 'logLevel',
+  BOX_HTTPS: 'https',
 };
 
 export class ConfigError extends Error {}
@@ -67,6 +71,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     webDir: installPath('daemon/public'),
     validateResponses: false,
     logToConsole: true,
+    https: null,
   };
   const file = env.BOX_CONFIG;
   if (file) Object.assign(raw, readConfigFile(file));
@@ -86,6 +91,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   }
   if (value.mode === 'box' && overrides.dataDir === undefined && !env.BOX_DATA_DIR) value.dataDir = '/var/lib/cellar';
   value.dataDir = path.resolve(value.dataDir);
+  value.https ??= value.mode === 'box';
   return Object.freeze(value);
 }
 

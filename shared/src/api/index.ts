@@ -19,6 +19,7 @@ import { sharesRoutes } from './shares.ts';
 import { storageRoutes } from './storage.ts';
 import { systemRoutes } from './system.ts';
 import { thumbnailsRoutes } from './thumbnails.ts';
+import { tlsRoutes } from './tls.ts';
 import { trashRoutes } from './trash.ts';
 
 /** Every area's route table, by area. Add an area here once and it is served, documented and typed. */
@@ -44,6 +45,7 @@ export const api = {
   apps: appsRoutes,
   appApi: appApiRoutes,
   firstRun: firstRunRoutes,
+  tls: tlsRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

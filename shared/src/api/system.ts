@@ -26,6 +26,8 @@ export interface SetupInfo {
   setupCode: boolean;
   /** The name the owner gave the box at setup; null before. */
   boxName: string | null;
+  /** SHA-256 fingerprint of the box's root certificate (GET /api/system/tls/root-ca.crt), for people to compare. */
+  rootCaFingerprint: string | null;
 }
 
 /** The box's regional settings (System, Region): the sign-in page's language and new users' default. */
@@ -63,6 +65,7 @@ export const setupInfo = Joi.object<SetupInfo, true>({
   installer: Joi.boolean().required(),
   setupCode: Joi.boolean().required(),
   boxName: Joi.string().allow(null).required(),
+  rootCaFingerprint: Joi.string().allow(null).required(),
 }).id('SetupInfo');
 
 export const systemRoutes = {

@@ -14,6 +14,7 @@ import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
 import { thumbnailErrors } from './thumbnails.ts';
+import { tlsErrors } from './tls.ts';
 import { topicErrors } from './topics.ts';
 import { usersErrors } from './users.ts';
 
@@ -38,6 +39,7 @@ export const errorCatalog = {
   ...fileVersionErrors,
   ...appErrors,
   ...firstRunErrors,
+  ...tlsErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -50,7 +50,15 @@ describe('first-run setup code', () => {
     created = [];
     announced = [];
     const logger = createLogger({ level: 'error', console: false, sinks: [] });
-    system = new SystemService({ mode: 'box', startedAt: now, firstRun: async () => created.length === 0, setupCode: () => setup.waiting(), settings, logger });
+    system = new SystemService({
+      mode: 'box',
+      startedAt: now,
+      firstRun: async () => created.length === 0,
+      setupCode: () => setup.waiting(),
+      settings,
+      logger,
+      rootCaFingerprint: async () => null,
+    });
     setup = new FirstRunSetup({
       dataDir,
       clock: { now: () => now },

@@ -13,6 +13,8 @@ export interface SystemDeps {
   setupCode: () => boolean;
   settings: typeof SystemSettingRow;
   logger: Logger;
+  /** SHA-256 fingerprint of the box's root certificate, for the sign-in page's download link. */
+  rootCaFingerprint: () => Promise<string | null>;
 }
 
 export class SystemService {
@@ -33,6 +35,7 @@ export class SystemService {
       installer: false,
       setupCode: this.deps.setupCode(),
       boxName: await this.boxName(),
+      rootCaFingerprint: await this.deps.rootCaFingerprint(),
     };
   }
 

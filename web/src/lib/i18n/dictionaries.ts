@@ -22,6 +22,8 @@ import versionsDe from '../../apps/files/versions/i18n/de.json' with { type: 'js
 import versionsEn from '../../apps/files/versions/i18n/en.json' with { type: 'json' };
 import appCenterDe from '../../apps/app-center/i18n/de.json' with { type: 'json' };
 import appCenterEn from '../../apps/app-center/i18n/en.json' with { type: 'json' };
+import certificatesDe from '../../apps/control-panel/certificates/i18n/de.json' with { type: 'json' };
+import certificatesEn from '../../apps/control-panel/certificates/i18n/en.json' with { type: 'json' };
 
 /**
  * Every dictionary of the UI, merged: the shell's own (en.json, de.json) and one pair per app
@@ -41,6 +43,7 @@ export const enMessages = {
   ...regionEn,
   ...versionsEn,
   ...appCenterEn,
+  ...certificatesEn,
 };
 export const deMessages = {
   ...de,
@@ -55,4 +58,5 @@ export const deMessages = {
   ...regionDe,
   ...versionsDe,
   ...appCenterDe,
+  ...certificatesDe,
 };

@@ -1,0 +1,60 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import path from 'node:path';
+import type { Express } from 'express';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import { hostIdentity } from '../../host/host-identity.ts';
+import type { HostIdentity } from './box-names.ts';
+import { tlsHandlers } from './tls.routes.ts';
+import { TlsService, type PresentedCertificate } from './tls.service.ts';
+import { TlsStore } from './tls-store.ts';
+
+export interface TlsAreaDeps {
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+  scheduler: Pick<Scheduler, 'every'>;
+  /** Whether the daemon serves HTTPS (config `https`). */
+  https: boolean;
+  /** The machine's names and addresses; tests pass fixed ones. */
+  host?: () => HostIdentity;
+}
+
+const maintainIntervalMs = 60 * 60 * 1000;
+export const tlsMaintainTask = 'tls.maintain';
+
+export type TlsArea = ReturnType<typeof createTlsArea>;
+
+const secureContextOf = (presented: PresentedCertificate) => ({ cert: presented.chainPem, key: presented.privateKeyPem });
+
+/** Builds the TLS area: the authority and certificates in `<data dir>/tls`, their upkeep, and the daemon's server. */
+export function createTlsArea(deps: TlsAreaDeps) {
+  const store = new TlsStore(path.join(deps.dataDir, 'tls'), path.join(deps.dataDir, 'tls-secret'));
+  let httpsServer: HttpsServer | null = null;
+  const service = new TlsService({
+    store,
+    clock: deps.clock,
+    logger: deps.logger,
+    https: deps.https,
+    host: deps.host ?? hostIdentity,
+    // New connections get the new certificate; open ones (and their live topics) keep theirs.
+    presentedChanged: (presented) => httpsServer?.setSecureContext(secureContextOf(presented)),
+  });
+  // The first check waits an interval: a development daemon makes its authority only when asked.
+  deps.scheduler.every(tlsMaintainTask, maintainIntervalMs, () => service.maintain(), { delayFirst: true });
+  return {
+    service,
+    store,
+    handlers: tlsHandlers(service),
+    scheme: deps.https ? 'https' : 'http',
+    /** The daemon's server: HTTPS with the presented certificate, or plain HTTP. */
+    async createServer(app: Express): Promise<Server> {
+      if (!deps.https) return createHttpServer(app);
+      await service.ready();
+      httpsServer = createHttpsServer({ ...secureContextOf(service.presented()), minVersion: 'TLSv1.2' }, app);
+      return httpsServer;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { createPrivateKey } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { secretFile } from '../../core/secret-file.ts';
+import type { AuthorityMaterial, IssuedMaterial } from './authority.ts';
+
+export interface TlsStoreSettings {
+  extraNames: string[];
+  nextIssuedId: number;
+}
+
+/** An issued certificate as kept: never its key. */
+export interface IssuedRecord {
+  id: number;
+  createdAt: string;
+  certificatePem: string;
+}
+
+const defaultSettings: TlsStoreSettings = { extraNames: [], nextIssuedId: 1 };
+
+/**
+ * Everything of the TLS area in one folder of the data directory (`tls/`), so a backup exports
+ * and imports it as a whole: authority.json, box.json, custom.json, settings.json and issued/<id>.json.
+ * Private keys are encrypted (PKCS#8, AES-256) with a key kept beside it in the data
+ * directory (`tls-secret`), so a copy of the folder alone gives no key away.
+ */
+export class TlsStore {
+  private readonly secret: string;
+
+  constructor(
+    readonly dir: string,
+    secretPath: string,
+  ) {
+    mkdirSync(path.join(dir, 'issued'), { recursive: true, mode: 0o700 });
+    this.secret = secretFile(secretPath);
+  }
+
+  readAuthority(): AuthorityMaterial | null {
+    const stored = this.read<AuthorityMaterial>('authority.json');
+    return stored && { ...stored, rootKeyPem: this.decrypt(stored.rootKeyPem), intermediateKeyPem: this.decrypt(stored.intermediateKeyPem) };
+  }
+
+  writeAuthority(authority: AuthorityMaterial): void {
+    this.write('authority.json', {
+      ...authority,
+      rootKeyPem: this.encrypt(authority.rootKeyPem),
+      intermediateKeyPem: this.encrypt(authority.intermediateKeyPem),
+    });
+  }
+
+  readBox(): IssuedMaterial | null {
+    return this.readKeyed('box.json');
+  }
+
+  writeBox(material: IssuedMaterial): void {
+    this.write('box.json', { ...material, privateKeyPem: this.encrypt(material.privateKeyPem) });
+  }
+
+  /** The uploaded certificate: `certificatePem` holds the whole chain. */
+  readCustom(): IssuedMaterial | null {
+    return this.readKeyed('custom.json');
+  }
+
+  writeCustom(material: IssuedMaterial): void {
+    this.write('custom.json', { ...material, privateKeyPem: this.encrypt(material.privateKeyPem) });
+  }
+
+  removeCustom(): void {
+    rmSync(path.join(this.dir, 'custom.json'), { force: true });
+  }
+
+  settings(): TlsStoreSettings {
+    return { ...defaultSettings, ...this.read<TlsStoreSettings>('settings.json') };
+  }
+
+  writeSettings(settings: TlsStoreSettings): void {
+    this.write('settings.json', settings);
+  }
+
+  listIssued(): IssuedRecord[] {
+    return readdirSync(path.join(this.dir, 'issued'))
+      .filter((f) => /^\d+\.json$/.test(f))
+      .map((f) => this.read<IssuedRecord>(path.join('issued', f)))
+      .filter((r): r is IssuedRecord => r !== null)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  readIssued(id: number): IssuedRecord | null {
+    return this.read<IssuedRecord>(path.join('issued', `${id}.json`));
+  }
+
+  writeIssued(record: IssuedRecord): void {
+    this.write(path.join('issued', `${record.id}.json`), record);
+  }
+
+  /** Answers whether there was one. */
+  removeIssued(id: number): boolean {
+    const file = path.join(this.dir, 'issued', `${id}.json`);
+    if (!existsSync(file)) return false;
+    rmSync(file);
+    return true;
+  }
+
+  private readKeyed(name: string): IssuedMaterial | null {
+    const stored = this.read<IssuedMaterial>(name);
+    return stored && { ...stored, privateKeyPem: this.decrypt(stored.privateKeyPem) };
+  }
+
+  private encrypt(keyPem: string): string {
+    return createPrivateKey(keyPem).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: this.secret }).toString();
+  }
+
+  private decrypt(encryptedPem: string): string {
+    return createPrivateKey({ key: encryptedPem, passphrase: this.secret }).export({ type: 'pkcs8', format: 'pem' }).toString();
+  }
+
+  private read<T>(name: string): T | null {
+    const file = path.join(this.dir, name);
+    if (!existsSync(file)) return null;
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  }
+
+  /** Write beside, then rename: a crash leaves the old file or the new one, never half of one. */
+  private write(name: string, value: unknown): void {
+    const file = path.join(this.dir, name);
+    const temp = `${file}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, file);
+  }
+}

@@ -1,0 +1,26 @@
+import type { tlsRoutes } from '../../../../shared/src/api/tls.ts';
+import type { AreaHandlers } from '../../http/handler.ts';
+import type { TlsService } from './tls.service.ts';
+
+export function tlsHandlers(tls: TlsService): AreaHandlers<typeof tlsRoutes> {
+  return {
+    settings: () => tls.settings(),
+    createAuthority: ({ body }) => tls.createAuthority(body),
+    setCustom: ({ body }) => tls.setCustom(body),
+    clearCustom: () => tls.clearCustom(),
+    issue: ({ body }) => tls.issue(body),
+    removeIssued: ({ params }) => tls.removeIssued(params.id),
+    issuedPem: async ({ params, res }) => {
+      const pem = await tls.issuedPem(params.id);
+      res.setHeader('Content-Disposition', `attachment; filename="certificate-${params.id}.pem"`);
+      res.type('application/x-pem-file').send(pem);
+    },
+    setNames: ({ body }) => tls.setNames(body.names),
+    rootCa: async ({ res }) => {
+      const pem = await tls.rootPem();
+      res.setHeader('Content-Disposition', 'attachment; filename="cellar-root-ca.crt"');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('application/x-x509-ca-cert').send(pem);
+    },
+  };
+}

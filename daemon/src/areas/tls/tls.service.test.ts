@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { opensslVerify } from '../../../../test/helpers/openssl.ts';
+import { createLogger } from '../../core/logger.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import { createAuthority, type AuthorityMaterial } from './authority.ts';
+import { boxLifetimeDays, renewBeforeDays, TlsService, type PresentedCertificate } from './tls.service.ts';
+import { TlsStore } from './tls-store.ts';
+
+const dayMs = 24 * 3600 * 1000;
+
+describe('tls service: the box certificate', function () {
+  this.timeout(60_000);
+  let authority: AuthorityMaterial;
+  let dir: string;
+  let now: number;
+  let presented: PresentedCertificate[];
+  let service: TlsService;
+  let store: TlsStore;
+
+  before(async () => {
+    authority = await createAuthority({ now: Date.now(), hostname: 'cellar', localDomain: 'local' });
+  });
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cellar-tls-'));
+    now = Date.now();
+    presented = [];
+    store = new TlsStore(path.join(dir, 'tls'), path.join(dir, 'tls-secret'));
+    // The authority of the suite, so each test makes only the box's certificate.
+    store.writeAuthority(authority);
+    service = new TlsService({
+      store,
+      clock: { now: () => now },
+      logger: createLogger({ level: 'error', console: false, sinks: [] }),
+      host: () => ({ hostname: 'cellar', addresses: ['127.0.0.1', '192.168.1.20', '8.8.8.8', 'fe80::1'] }),
+      https: true,
+      presentedChanged: (p) => presented.push(p),
+    });
+  });
+
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const boxCert = () => new X509Certificate(store.readBox()!.certificatePem);
+  const verify = (at?: number, hostname?: string) =>
+    opensslVerify({ root: authority.rootPem, intermediates: authority.intermediatePem, leaf: store.readBox()!.certificatePem, at, hostname });
+
+  it("covers the box's own names inside the scope and leaves out the rest", async () => {
+    const settings = await service.settings();
+    expect(settings.names.automatic).to.have.members(['cellar', 'cellar.local', 'localhost', '127.0.0.1', '192.168.1.20']);
+    expect(settings.box.names).to.have.members(settings.names.automatic);
+    expect(settings.presented.source).to.equal('box');
+    expect(verify(undefined, 'cellar.local').ok).to.equal(true);
+  });
+
+  it('reissues at once with the extra names, and openssl accepts the new one', async () => {
+    await service.ready();
+    const before = boxCert().serialNumber;
+    const settings = await service.setNames(['nas.local', '10.0.0.5']);
+    expect(settings.names.extra).to.deep.equal(['nas.local', '10.0.0.5']);
+    expect(boxCert().serialNumber).to.not.equal(before);
+    expect(settings.box.names).to.include.members(['nas.local', '10.0.0.5', 'cellar.local']);
+    expect(verify(undefined, 'nas.local')).to.deep.include({ ok: true });
+    expect(presented.at(-1)?.chainPem).to.contain(store.readBox()!.certificatePem.trim());
+  });
+
+  it('refuses a name outside the scope with a problem naming it, and changes nothing', async () => {
+    await service.ready();
+    const before = boxCert().serialNumber;
+    try {
+      await service.setNames(['nas.local', 'nas.example.com']);
+      expect.fail('the name outside the scope was taken');
+    } catch (err) {
+      expect(err).to.be.instanceOf(ProblemError);
+      expect((err as ProblemError).code).to.equal('tls.name.out_of_scope');
+      expect((err as ProblemError).params).to.deep.equal({ name: 'nas.example.com' });
+    }
+    expect(boxCert().serialNumber).to.equal(before);
+  });
+
+  it('renews the certificate well before it ends, by the injected clock', async () => {
+    await service.ready();
+    const first = boxCert();
+    expect(Date.parse(first.validTo) - now).to.be.closeTo(boxLifetimeDays * dayMs, dayMs);
+    now += (boxLifetimeDays - renewBeforeDays - 2) * dayMs;
+    await service.maintain();
+    expect(boxCert().serialNumber, 'renewed too early').to.equal(first.serialNumber);
+    now += 3 * dayMs;
+    presented = [];
+    await service.maintain();
+    const renewed = boxCert();
+    expect(renewed.serialNumber).to.not.equal(first.serialNumber);
+    expect(presented).to.have.length(1);
+    expect(Date.parse(renewed.validTo) - now).to.be.closeTo(boxLifetimeDays * dayMs, dayMs);
+    expect(verify(now, 'cellar.local').ok).to.equal(true);
+    // The old one would have ended long before the new one does.
+    expect(opensslVerify({ root: authority.rootPem, intermediates: authority.intermediatePem, leaf: first.toString(), at: now + 100 * dayMs }).ok).to.equal(
+      false,
+    );
+  });
+
+  it('keeps keys encrypted at rest and out of the logged fields', async () => {
+    await service.ready();
+    const files = ['authority.json', 'box.json'].map((f) => readFileSync(path.join(dir, 'tls', f), 'utf8'));
+    for (const text of files) {
+      expect(text).to.not.contain('BEGIN PRIVATE KEY');
+      expect(text).to.contain('BEGIN ENCRYPTED PRIVATE KEY');
+    }
+    expect(readdirSync(path.join(dir, 'tls')).sort()).to.deep.equal(['authority.json', 'box.json', 'issued']);
+  });
+});

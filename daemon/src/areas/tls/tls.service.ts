@@ -1,0 +1,262 @@
+import { X509Certificate } from 'node:crypto';
+import type {
+  CreateAuthorityRequest,
+  CustomCertificateRequest,
+  IssueCertificateRequest,
+  IssuedCertificateFiles,
+  TlsSettings,
+} from '../../../../shared/src/api/tls.ts';
+import { tlsLimits } from '../../../../shared/src/api/tls.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import { createAuthority, issueServerCertificate, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
+import { automaticNames, type HostIdentity } from './box-names.ts';
+import { checkCustomCertificate } from './custom-certificate.ts';
+import { describe, namesOf } from './pki.ts';
+import { inScope } from './scope.ts';
+import type { TlsStore } from './tls-store.ts';
+
+const dayMs = 24 * 60 * 60 * 1000;
+/** Under the 398 days browsers accept for a server certificate. */
+export const boxLifetimeDays = 390;
+/** The box's certificate is renewed this long before it ends: a quarter of its life to spare. */
+export const renewBeforeDays = 90;
+const defaultLocalDomain = 'local';
+
+/** What the server presents: the certificate with its chain, and its key. */
+export interface PresentedCertificate {
+  source: 'box' | 'custom';
+  chainPem: string;
+  privateKeyPem: string;
+}
+
+export interface TlsServiceDeps {
+  store: TlsStore;
+  clock: Clock;
+  logger: Logger;
+  host: () => HostIdentity;
+  https: boolean;
+  /** Called whenever the presented certificate changes (the server swaps it). */
+  presentedChanged: (presented: PresentedCertificate) => void;
+}
+
+/** The box's certificate authority, its own certificate, the uploaded one and those issued for other devices. */
+export class TlsService {
+  private authority: AuthorityMaterial | null = null;
+  private box: IssuedMaterial | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: TlsServiceDeps) {}
+
+  /** Loads or makes the authority and the box's certificate; later calls wait for the first. */
+  ready(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.authority && this.box) return;
+      this.authority = this.deps.store.readAuthority();
+      this.box = this.deps.store.readBox();
+      if (!this.authority) await this.replaceAuthority(defaultLocalDomain);
+      else await this.renewIfDue();
+    });
+  }
+
+  async settings(): Promise<TlsSettings> {
+    await this.ready();
+    const authority = this.current();
+    const custom = this.deps.store.readCustom();
+    const presented = this.presented();
+    return {
+      https: this.deps.https,
+      presented: { source: presented.source, certificate: describe(presented.chainPem) },
+      authority: {
+        root: describe(authority.rootPem),
+        intermediate: describe(authority.intermediatePem),
+        scope: authority.scope,
+        localDomain: authority.localDomain,
+      },
+      names: { automatic: this.automatic(), extra: this.deps.store.settings().extraNames },
+      box: describe(this.box!.certificatePem),
+      custom: custom && describe(custom.certificatePem),
+      issued: this.deps.store.listIssued().map((r) => ({ id: r.id, createdAt: r.createdAt, ...describe(r.certificatePem) })),
+    };
+  }
+
+  async rootPem(): Promise<string> {
+    await this.ready();
+    return this.current().rootPem;
+  }
+
+  async rootFingerprint(): Promise<string> {
+    return new X509Certificate(await this.rootPem()).fingerprint256;
+  }
+
+  async createAuthority(request: CreateAuthorityRequest): Promise<TlsSettings> {
+    await this.ready();
+    await this.exclusive(() => this.replaceAuthority(request.localDomain ?? this.current().localDomain));
+    return this.settings();
+  }
+
+  async setNames(names: string[]): Promise<TlsSettings> {
+    await this.ready();
+    this.assertInScope(names);
+    await this.exclusive(async () => {
+      this.deps.store.writeSettings({ ...this.deps.store.settings(), extraNames: names });
+      this.deps.logger.info('box certificate names changed', { component: 'tls', names });
+      await this.reissueBox('names changed');
+    });
+    return this.settings();
+  }
+
+  async setCustom(request: CustomCertificateRequest): Promise<TlsSettings> {
+    await this.ready();
+    const chain = checkCustomCertificate(request.certificate, request.privateKey, this.deps.clock.now());
+    const chainPem = chain.map((c) => c.toString()).join('');
+    this.deps.store.writeCustom({ certificatePem: chainPem, privateKeyPem: request.privateKey });
+    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...this.logged(chainPem) });
+    this.deps.presentedChanged(this.presented());
+    return this.settings();
+  }
+
+  async clearCustom(): Promise<TlsSettings> {
+    await this.ready();
+    if (this.deps.store.readCustom()) {
+      this.deps.store.removeCustom();
+      this.deps.logger.info('custom certificate removed', { component: 'tls' });
+      this.deps.presentedChanged(this.presented());
+    }
+    return this.settings();
+  }
+
+  /**
+   * A server certificate for names inside the scope, with the intermediate as its chain; the
+   * box keeps nothing of it. The reverse proxy gets its hosts' certificates here too.
+   */
+  async issueServerCertificate(names: string[], lifetimeDays: number): Promise<IssuedMaterial & { chainPem: string }> {
+    await this.ready();
+    this.assertInScope(names);
+    const authority = this.current();
+    const issued = await issueServerCertificate(authority, names, { now: this.deps.clock.now(), lifetimeDays });
+    return { ...issued, chainPem: authority.intermediatePem };
+  }
+
+  async issue(request: IssueCertificateRequest): Promise<IssuedCertificateFiles> {
+    const issued = await this.issueServerCertificate(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
+    const id = await this.exclusive(async () => {
+      const settings = this.deps.store.settings();
+      this.deps.store.writeSettings({ ...settings, nextIssuedId: settings.nextIssuedId + 1 });
+      this.deps.store.writeIssued({
+        id: settings.nextIssuedId,
+        createdAt: new Date(this.deps.clock.now()).toISOString(),
+        certificatePem: issued.certificatePem,
+      });
+      return settings.nextIssuedId;
+    });
+    this.deps.logger.info('certificate issued for a device', { component: 'tls', id, ...this.logged(issued.certificatePem) });
+    return { id, certificate: issued.certificatePem, chain: issued.chainPem, privateKey: issued.privateKeyPem, info: describe(issued.certificatePem) };
+  }
+
+  async removeIssued(id: number): Promise<void> {
+    if (!this.deps.store.removeIssued(id)) throw new ProblemError('tls.issued.not_found', { id });
+    this.deps.logger.info('issued certificate removed from the list', { component: 'tls', id });
+  }
+
+  async issuedPem(id: number): Promise<string> {
+    await this.ready();
+    const record = this.deps.store.readIssued(id);
+    if (!record) throw new ProblemError('tls.issued.not_found', { id });
+    return record.certificatePem + this.current().intermediatePem;
+  }
+
+  /** The scheduled check: renews the box's certificate when due or when the box's own names changed; drops back from an ended upload. */
+  async maintain(): Promise<void> {
+    await this.ready();
+    const before = this.presented();
+    const renewed = await this.exclusive(() => this.renewIfDue());
+    const after = this.presented();
+    if (!renewed && after.source !== before.source) {
+      this.deps.logger.info('the uploaded certificate ended: the box presents its own', { component: 'tls' });
+      this.deps.presentedChanged(after);
+    }
+  }
+
+  /** The uploaded certificate while it is valid, else the box's own. Call after ready(). */
+  presented(): PresentedCertificate {
+    const custom = this.deps.store.readCustom();
+    const now = this.deps.clock.now();
+    if (custom) {
+      const leaf = new X509Certificate(custom.certificatePem);
+      if (Date.parse(leaf.validFrom) <= now && now < Date.parse(leaf.validTo))
+        return { source: 'custom', chainPem: custom.certificatePem, privateKeyPem: custom.privateKeyPem };
+    }
+    const box = this.box!;
+    return { source: 'box', chainPem: box.certificatePem + this.current().intermediatePem, privateKeyPem: box.privateKeyPem };
+  }
+
+  private current(): AuthorityMaterial {
+    if (!this.authority) throw new Error('the TLS authority is not loaded');
+    return this.authority;
+  }
+
+  private automatic(): string[] {
+    const authority = this.current();
+    return automaticNames(this.deps.host(), authority.localDomain, authority.scope);
+  }
+
+  private wantedNames(): string[] {
+    const scope = this.current().scope;
+    const extra = this.deps.store.settings().extraNames.filter((n) => inScope(n, scope));
+    return [...new Set([...this.automatic(), ...extra])];
+  }
+
+  private assertInScope(names: string[]): void {
+    const scope = this.current().scope;
+    const outside = names.find((name) => !inScope(name, scope));
+    if (outside !== undefined) throw new ProblemError('tls.name.out_of_scope', { name: outside });
+  }
+
+  private async replaceAuthority(localDomain: string): Promise<void> {
+    const authority = await createAuthority({ now: this.deps.clock.now(), hostname: this.deps.host().hostname, localDomain });
+    this.deps.store.writeAuthority(authority);
+    this.authority = authority;
+    this.deps.logger.info('certificate authority replaced', { component: 'tls', localDomain, scope: authority.scope, ...this.logged(authority.rootPem) });
+    await this.reissueBox('new authority');
+  }
+
+  private async reissueBox(reason: string): Promise<void> {
+    const box = await issueServerCertificate(this.current(), this.wantedNames(), { now: this.deps.clock.now(), lifetimeDays: boxLifetimeDays });
+    this.deps.store.writeBox(box);
+    this.box = box;
+    this.deps.logger.info('box certificate issued', { component: 'tls', reason, ...this.logged(box.certificatePem) });
+    this.deps.presentedChanged(this.presented());
+  }
+
+  /** Answers whether it reissued. */
+  private async renewIfDue(): Promise<boolean> {
+    const box = this.box;
+    if (!box) {
+      await this.reissueBox('missing');
+      return true;
+    }
+    const cert = new X509Certificate(box.certificatePem);
+    const issuedByCurrent = cert.checkIssued(new X509Certificate(this.current().intermediatePem));
+    const due = Date.parse(cert.validTo) - this.deps.clock.now() < renewBeforeDays * dayMs;
+    const have = namesOf(cert).sort().join(' ');
+    const want = this.wantedNames().sort().join(' ');
+    if (!due && have === want && issuedByCurrent) return false;
+    await this.reissueBox(due ? 'renewal' : 'names changed');
+    return true;
+  }
+
+  /** What a log entry tells of a certificate: never a key. */
+  private logged(pem: string): Record<string, unknown> {
+    const info = describe(pem);
+    return { subject: info.subject, names: info.names, notAfter: info.notAfter, sha256Fingerprint: info.sha256Fingerprint };
+  }
+
+  /** One change at a time: the files and the presented certificate stay consistent. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,44 @@
+import { Agent, request } from 'node:https';
+
+export interface HttpsAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A caller of an HTTPS daemon that trusts only the given root, keeps its cookies and CSRF token, and reuses its connections. */
+export function httpsClient(base: string, ca: string) {
+  const agent = new Agent({ ca, keepAlive: true, maxSockets: 1 });
+  let cookie = '';
+  let csrf: string | null = null;
+  const send = (method: string, path: string, body?: unknown): Promise<HttpsAnswer> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = {};
+      if (cookie) headers.Cookie = cookie;
+      if (csrf && method !== 'GET') headers['X-CSRF-Token'] = csrf;
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      if (payload) headers['Content-Type'] = 'application/json';
+      const req = request(`${base}${path}`, { method, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const set = res.headers['set-cookie'];
+          if (set?.length) cookie = set.map((line) => line.split(';')[0]).join('; ');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  return {
+    agent,
+    send,
+    cookieHeader: () => cookie,
+    async signIn(username: string, password: string): Promise<HttpsAnswer> {
+      const answer = await send('POST', '/api/auth/login', { username, password });
+      csrf = (JSON.parse(answer.body) as { user?: { csrfToken: string } }).user?.csrfToken ?? null;
+      return answer;
+    },
+    close: () => agent.destroy(),
+  };
+}
