@@ -124,6 +124,8 @@ export interface DaemonOptions {
    * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
    */
   apps?: { accounts?: boolean };
+  /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */
+  firstRunSetup?: boolean;
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -189,7 +191,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     userDeleted: async (userId) => desktopWallpaper?.userDeleted(userId),
     applyAccounts: config.mode === 'box',
     apps: () => [...coreCatalogApps(), ...(appsArea?.apps.catalog() ?? [])],
-    initialAdmin: config.mode === 'development' ? { password: config.adminPassword } : null,
+    initialAdmin: config.mode === 'development' && !options.firstRunSetup ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
     homes: {
       paths: async () => (await homesService?.paths()) ?? new Map(),
@@ -420,7 +422,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       await jobs.start();
       await identity.start();
       // A development daemon made its administrator above; a box from the package waits for its owner.
-      if (config.mode === 'box') await setup.prepare();
+      if (config.mode === 'box' || options.firstRunSetup) await setup.prepare();
       fileServices?.changed();
       scheduler.start();
       await apps.apps.startBackends();

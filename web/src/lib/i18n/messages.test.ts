@@ -30,6 +30,9 @@ describe('web i18n', () => {
       'auth.totp.pending_missing',
       'auth.totp.invalid',
       'auth.totp.reused',
+      'setup.code.invalid',
+      'setup.code.expired',
+      'setup.done',
     ];
     for (const code of [...Object.keys(requestErrors), ...signIn]) expect(en, code).to.have.property(`error.${code}`);
   });
