@@ -92,6 +92,9 @@ describe('setTreeAcl', () => {
     let refused: unknown = null;
     await setTreeAcl(deps, share, 'out/passwd', acl).catch((err: unknown) => (refused = err));
     expect(refused, 'a link in the way is refused').to.have.property('code', 'fs.path.outside_share');
+    refused = null;
+    await setTreeAcl(deps, share, '../outside', acl).catch((err: unknown) => (refused = err));
+    expect(String(refused), 'no climbing out').to.include('inside the share');
     expect(acls(outside)).to.deep.equal(outsideBefore);
   });
 
