@@ -1,6 +1,7 @@
 import { appsBench } from './apps.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
+import { hostTreeBench } from './host-tree.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
@@ -18,6 +19,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'files', run: filesBench },
   { name: 'transfer', run: transferBench },
   { name: 'storage', run: storageBench },
+  { name: 'host-tree', run: hostTreeBench },
   { name: 'apps', run: appsBench },
   { name: 'tls', run: tlsBench },
 ];

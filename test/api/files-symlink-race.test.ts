@@ -1,11 +1,11 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 import { tempEntries } from '../helpers/file-operations.ts';
 import { isFinished } from '../helpers/jobs.ts';
+import { swapFor } from '../helpers/symlink-swap.ts';
 
 /**
  * Issue 11's attack: a share user with SFTP swaps the folder `a` for a link out of the share
@@ -14,40 +14,6 @@ import { isFinished } from '../helpers/jobs.ts';
  * thousand; walking by descriptors must make every one of them miss.
  */
 const raceMs = 20_000;
-
-/** The swapping loop runs in its own thread: its synchronous calls must not stall the daemon's event loop. */
-const swapperSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const { folder, outside, until } = workerData;
-const a = folder + '/a', aside = folder + '/a.aside';
-let swaps = 0;
-const pause = new Int32Array(new SharedArrayBuffer(4));
-while (Date.now() < until) {
-  try {
-    fs.renameSync(a, aside);
-    fs.symlinkSync(outside, a);
-    fs.unlinkSync(a);
-    fs.renameSync(aside, a);
-    swaps++;
-    // The folder stays real for a moment: requests must mostly succeed, so that many of them meet a swap mid-way.
-    Atomics.wait(pause, 0, 0, 1);
-  } catch (err) {
-    // Another request may hold a name for an instant: put things back and go on.
-    try { if (fs.lstatSync(a).isSymbolicLink()) fs.unlinkSync(a); } catch {}
-    try { fs.renameSync(aside, a); } catch {}
-  }
-}
-parentPort.postMessage(swaps);
-`;
-
-function swapFor(folder: string, outside: string, ms: number): Promise<number> {
-  const worker = new Worker(swapperSource, { eval: true, workerData: { folder, outside, until: Date.now() + ms } });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (swaps: number) => resolve(swaps));
-    worker.once('error', reject);
-  });
-}
 
 /** Every file below a folder with its content (links not followed). */
 function contents(folder: string): Map<string, string> {

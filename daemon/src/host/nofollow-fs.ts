@@ -21,7 +21,7 @@ import { ProblemError } from '../core/problem-error.ts';
  */
 
 /** Linux's O_PATH (Node does not export it): walking needs only search rights, as a path lookup does. */
-const oPath = 0o10000000;
+export const oPath = 0o10000000;
 // With O_PATH and O_NOFOLLOW a link is not followed; O_DIRECTORY then refuses it with ENOTDIR.
 const dirFlags = oPath | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
@@ -39,6 +39,15 @@ function segmentsOf(abs: string): string[] {
 /** The path through which the kernel reaches `name` inside the folder open as `dir`, without looking the folder up again. */
 export function at(dir: FileHandle, name?: string): string {
   return name === undefined ? `/proc/self/fd/${dir.fd}` : `/proc/self/fd/${dir.fd}/${name}`;
+}
+
+/**
+ * The path through which a command the daemon starts reaches an object the daemon holds open.
+ * A child has its own /proc/self, so the daemon's pid is named; the descriptor must stay open
+ * until the command has exited.
+ */
+export function childPath(fd: number): string {
+  return `/proc/${process.pid}/fd/${fd}`;
 }
 
 /** Opens a child folder of an open folder; a link in its place is refused. */

@@ -1,10 +1,10 @@
-import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, type BigIntStats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FileEntry, LinkTarget, SortKey, SortOrder } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { at, withDir } from '../../host/nofollow-fs.ts';
+import { at, oPath, withDir } from '../../host/nofollow-fs.ts';
 import { entryOf } from './file-entry.ts';
 import type { ListingCache, SnapshotKey } from './listing-cache.ts';
 import { selectPage } from './page-select.ts';
@@ -43,21 +43,35 @@ interface Statted {
   target: BigIntStats | null;
 }
 
+/**
+ * Where a link among the children leads and what is there, from one descriptor: the link is
+ * followed once by the kernel into an O_PATH descriptor, whose /proc path names the object
+ * reached and whose fstat is that object's. A second lookup by name (realpath, then lstat of the
+ * answer) could be redirected by a folder swapped in between and stat something outside.
+ */
+function followLink(link: string, root: string): { link: LinkTarget; target: BigIntStats | null } {
+  let fd: number;
+  try {
+    fd = openSync(link, oPath);
+  } catch {
+    // a link to nothing (or into a loop): shown as broken
+    return { link: 'broken', target: null };
+  }
+  try {
+    if (!isInside(readlinkSync(`/proc/self/fd/${fd}`), root)) return { link: 'outside', target: null };
+    return { link: 'inside', target: fstatSync(fd, { bigint: true }) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** lstat of one child plus, for a link, where it leads; null when it vanished meanwhile. */
 function statChild(folder: string, root: string, name: string): Statted | null {
   const full = path.join(folder, name);
   const own = lstatSync(full, { bigint: true, throwIfNoEntry: false });
   if (!own) return null;
   if (!own.isSymbolicLink()) return { name, stat: own, link: null, target: null };
-  let real: string | null = null;
-  try {
-    real = realpathSync.native(full);
-  } catch {
-    // a link to nothing: shown as broken
-  }
-  const link: LinkTarget = real === null ? 'broken' : isInside(real, root) ? 'inside' : 'outside';
-  const target = link === 'inside' && real !== null ? (lstatSync(real, { bigint: true, throwIfNoEntry: false }) ?? null) : null;
-  return { name, stat: own, link, target };
+  return { name, stat: own, ...followLink(full, root) };
 }
 
 /** Longest stretch the listing keeps the event loop before letting other requests run. */

@@ -2,7 +2,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../../core/logger.ts';
-import { at, removeTree, withDir } from '../../host/nofollow-fs.ts';
+import { at, lstat, removeTree, withDir } from '../../host/nofollow-fs.ts';
 import { treeBytes } from './operations/tree.ts';
 import { isOwnTemporary, uploadTempPrefix } from './safe-path.ts';
 import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
@@ -27,7 +27,8 @@ interface Found {
 async function leftover(full: string, name: string, now: number): Promise<boolean> {
   if (!name.startsWith(uploadTempPrefix)) return false;
   if (!isOwnTemporary(name)) return true;
-  const s = await fsp.lstat(full).catch(() => null);
+  // By descriptors too: a folder on the way swapped for a link must not lend an outside file's age.
+  const s = await lstat(full).catch(() => null);
   return s !== null && now - s.mtimeMs > ownStaleMs;
 }
 

@@ -1,7 +1,8 @@
-import { access, mkdir, rm } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { removeTree } from '../../host/nofollow-fs.ts';
 import { trashFolderName } from '../files/safe-path.ts';
 import { effectiveQuota } from './home-quota.ts';
 import type { HomeShares, HomesService } from './homes.service.ts';
@@ -40,8 +41,9 @@ export async function runHomeRelease(deps: HomeJobsDeps, ctx: JobContext<{ share
   await mkdir(to);
   await deps.copy(from, to, ctx.signal);
   // The recycle bin goes with the home, not into the share (it lies beside the home's files; an old one may still be inside).
-  await rm(path.join(to, trashFolderName), { recursive: true, force: true });
-  // cp -a kept the home's ACL (only its user); the folder now follows the target share's grants.
+  // Removed by descriptors: the folder is in a share, where a user may swap a folder for a link.
+  await removeTree(path.join(to, trashFolderName));
+  // The copy kept the home's ACL (only its user); the folder now follows the target share's grants.
   deps.shares.entriesArrived(ctx.params.targetShareId, [to]);
   ctx.progress(1, 2, 'steps');
   await deps.homes.destroy(row);

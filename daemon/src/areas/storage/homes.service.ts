@@ -20,7 +20,7 @@ export interface HomeShares {
   grantOwner(shareId: number, userId: number): Promise<void>;
   relocate(shareId: number, fields: { name?: string; dataset?: string; hostPath?: string }): Promise<void>;
   hostPath(shareId: number): Promise<string | null>;
-  /** Files copied into a share with their old ACL (cp -a) get the share's own (the file services). */
+  /** Files copied into a share with their old ACL (copyTree) get the share's own (the file services). */
   entriesArrived(shareId: number, fullPaths: string[]): void;
 }
 
@@ -30,7 +30,7 @@ export interface HomesDeps {
   shares: HomeShares;
   logger: Logger;
   enqueue(kind: string, params: object, userId: number): Promise<Job>;
-  /** Copies a folder's contents with owners and modes (`cp -a`). */
+  /** Copies a folder's contents with owners, modes and ACLs (copyTree, as `cp -a`). */
   copy(from: string, to: string, signal?: AbortSignal): Promise<void>;
 }
 

@@ -119,7 +119,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
   deps.jobs.register<PlanJobParams, { commands: number }>(planJobKind, { run: (ctx) => plans.execute(ctx) });
   const homeModels = initHomeModels(deps.db);
   const enqueue = (kind: string, params: object, userId: number) => deps.jobs.enqueue(kind, params, userId);
-  const copy = (from: string, to: string, signal?: AbortSignal) => copyTree(runner, from, to, signal);
+  const copy = (from: string, to: string, signal?: AbortSignal) => copyTree({ runner, logger }, from, to, signal);
   const homes = new HomesService({ models: homeModels, zfs, shares: deps.homeShares, logger, enqueue, copy });
   const homeJobs = { homes, models: homeModels, shares: deps.homeShares, copy };
   deps.jobs.register<{ shareId: number; targetShareId: number }, { folder: string }>(homeReleaseJob, { run: (ctx) => runHomeRelease(homeJobs, ctx) });

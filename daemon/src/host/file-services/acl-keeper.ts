@@ -17,7 +17,7 @@ export interface AclKeeperDeps {
   logger: Logger;
   /** False in development mode: nothing is watched or changed, what would be is logged. */
   apply: boolean;
-  /** The old in-share recycle bin, which stays the box's own (see aclCommands). */
+  /** The old in-share recycle bin, which stays the box's own (see setTreeAcl). */
   trashFolder: string;
   debounceMs?: number;
   maxWaitMs?: number;

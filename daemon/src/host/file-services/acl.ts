@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FileShare } from './file-share.ts';
 
 export interface ShareAcl {
@@ -19,22 +18,6 @@ export function shareAcl(share: Pick<FileShare, 'users'>): ShareAcl {
   // A default ACL takes no X: the mode a program creates a file with already drops x where it should.
   const defaults = ['u::rwx', 'g::---', 'o::---', ...users.map((u) => `u:${u.username}:${u.access === 'readWrite' ? 'rwx' : 'r-x'}`), 'm::rwx'];
   return { access: access.join(','), defaults: defaults.join(',') };
-}
-
-/**
- * setfacl runs over the whole share. A share's recycle bin lives beside the share, outside this
- * walk (the files area makes it 0700); a bin left inside the share by an older version
- * (`<share>/.cellar-trash`, taken over on first use) is pruned so it stays the box's own.
- * find never follows symbolic links and setfacl -P skips them, so nothing outside the share
- * is ever touched.
- */
-export function aclCommands(hostPath: string, trashFolder: string, acl: ShareAcl): string[][] {
-  const trash = path.posix.join(hostPath, trashFolder);
-  const walk = ['find', hostPath, '-path', trash, '-prune', '-o', '!', '-type', 'l'];
-  return [
-    [...walk, '-exec', 'setfacl', '-P', '--set', acl.access, '{}', '+'],
-    [...walk, '-type', 'd', '-exec', 'setfacl', '-P', '-d', '--set', acl.defaults, '{}', '+'],
-  ];
 }
 
 /**

@@ -2,12 +2,13 @@ import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
-import { aclCommands, shareAcl } from './acl.ts';
+import { shareAcl } from './acl.ts';
 import { AclKeeper } from './acl-keeper.ts';
 import type { FileServicesState, ReservedNames } from './file-share.ts';
 import { SftpChroots } from './sftp-chroots.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
 import { sftpMounts, sshdConf, type SftpDeployment } from './sshd-conf.ts';
+import { setTreeAcl, type TreeAclDeps } from './tree-acl.ts';
 
 /** Where and how this machine runs Samba and sshd (the box's system services, or a test instance). */
 export interface FileServicesDeployment {
@@ -90,7 +91,7 @@ export class FileServices {
         const acl = shareAcl(share);
         // Only what lies inside the share, never the share root itself (the pass owns it).
         for (const entry of fullPaths.filter((p) => p.startsWith(`${share.hostPath}/`))) {
-          for (const argv of aclCommands(entry, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+          await setTreeAcl(this.treeAcl(), share.hostPath, path.relative(share.hostPath, entry), acl);
         }
       } catch (err) {
         this.deps.logger.warn('ACLs of arrived entries not applied', { component, shareId, error: describe(err) });
@@ -169,12 +170,16 @@ export class FileServices {
       if (this.applied.acl.get(share.id) === key) continue;
       // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
       try {
-        for (const argv of aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+        await setTreeAcl(this.treeAcl(), share.hostPath, '', acl);
         this.applied.acl.set(share.id, key);
       } catch (err) {
         this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });
       }
     }
+  }
+
+  private treeAcl(): TreeAclDeps {
+    return { runner: this.deps.runner, logger: this.deps.logger, trashFolder: this.deps.reserved.trashFolder };
   }
 
   /** Writes beside the target, checks the candidate (when a check is given), then renames over the target. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aclCommands, shareAcl } from './acl.ts';
+import { shareAcl } from './acl.ts';
 import type { FileServicesState } from './file-share.ts';
 import { mountPoints } from './sftp-chroots.ts';
 import { smbConf } from './smb-conf.ts';
@@ -135,36 +135,12 @@ describe('file services generators', () => {
     ]);
   });
 
-  it('derives named-user ACLs and setfacl commands that skip the recycle bin and links', () => {
+  it('derives named-user ACLs', () => {
     const acl = shareAcl(state.shares[0]!);
     expect(acl).to.deep.equal({
       access: 'u::rwX,g::---,o::---,u:alice:rX,u:bob:rwX,u:carol:rX,m::rwX',
       defaults: 'u::rwx,g::---,o::---,u:alice:r-x,u:bob:rwx,u:carol:r-x,m::rwx',
     });
-    expect(aclCommands('/srv/media', '.cellar-trash', acl)).to.deep.equal([
-      ['find', '/srv/media', '-path', '/srv/media/.cellar-trash', '-prune', '-o', '!', '-type', 'l', '-exec', 'setfacl', '-P', '--set', acl.access, '{}', '+'],
-      [
-        'find',
-        '/srv/media',
-        '-path',
-        '/srv/media/.cellar-trash',
-        '-prune',
-        '-o',
-        '!',
-        '-type',
-        'l',
-        '-type',
-        'd',
-        '-exec',
-        'setfacl',
-        '-P',
-        '-d',
-        '--set',
-        acl.defaults,
-        '{}',
-        '+',
-      ],
-    ]);
   });
 
   it('reads mount points from mountinfo, octal escapes undone', () => {
