@@ -274,6 +274,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       shares: () => sharesArea.shares.details(),
       effectiveAccess: async (shareId) => (await sharesArea.shares.grants(shareId)).effective,
       rightHolders: (right) => identity.rightHolders(specialRights[right]),
+      folderHolders: async (shareId) => (await appsArea?.mappings.holders(shareId)) ?? [],
     }),
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
@@ -337,6 +338,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     grants: identity.appGrants,
     boxVersion: product.version,
     backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),
+    share: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
+    listings: sharesArea.listings,
+    aclsChanged: () => fileServices?.changed(),
   });
 
   const apps = appsArea;
@@ -422,6 +426,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     async close() {
       await scheduler.stop();
       await apps.backends.stopAll();
+      apps.close();
       // Renders in flight publish and write rows: let them finish while topics and db are still open.
       await thumbnails.close();
       await jobs.stop();

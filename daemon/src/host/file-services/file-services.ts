@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
 import { aclCommands, shareAcl } from './acl.ts';
 import { AclKeeper } from './acl-keeper.ts';
+import { aclAt, holderCommands, relativeTo } from './folder-holders.ts';
 import type { FileServicesState, ReservedNames } from './file-share.ts';
 import { SftpChroots } from './sftp-chroots.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
@@ -87,10 +88,15 @@ export class FileServices {
       try {
         const share = (await this.deps.state()).shares.find((s) => s.id === shareId);
         if (!share) return;
-        const acl = shareAcl(share);
         // Only what lies inside the share, never the share root itself (the pass owns it).
         for (const entry of fullPaths.filter((p) => p.startsWith(`${share.hostPath}/`))) {
-          for (const argv of aclCommands(entry, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+          // The ACL of where it landed: inside a folder an app holds, the app's entry too.
+          const rel = relativeTo(share.hostPath, entry);
+          const commands = [
+            ...aclCommands(entry, this.deps.reserved.trashFolder, aclAt(share, rel)),
+            ...(await holderCommands(share, this.deps.reserved.trashFolder, () => undefined, rel)),
+          ];
+          for (const argv of commands) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
         }
       } catch (err) {
         this.deps.logger.warn('ACLs of arrived entries not applied', { component, shareId, error: describe(err) });
@@ -165,11 +171,17 @@ export class FileServices {
   private async applyAcls(state: FileServicesState): Promise<void> {
     for (const share of state.shares) {
       const acl = shareAcl(share);
-      const key = `${share.hostPath}\n${acl.access}\n${acl.defaults}`;
+      const key = `${share.hostPath}\n${acl.access}\n${acl.defaults}\n${JSON.stringify(share.folders ?? [])}`;
       if (this.applied.acl.get(share.id) === key) continue;
       // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
       try {
-        for (const argv of aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl)) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
+        // Folder holders (apps' mappings) after the share-wide pass, which would wipe their entries.
+        const missing = (folder: string) => this.deps.logger.warn('held folder not found', { component, shareId: share.id, folder });
+        const commands = [
+          ...aclCommands(share.hostPath, this.deps.reserved.trashFolder, acl),
+          ...(await holderCommands(share, this.deps.reserved.trashFolder, missing)),
+        ];
+        for (const argv of commands) await this.deps.runner.run(argv, { timeoutMs: 10 * 60_000 });
         this.applied.acl.set(share.id, key);
       } catch (err) {
         this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });
