@@ -59,7 +59,7 @@ import { daemonFs } from './host/share-fs/daemon-fs.ts';
 import type { ShareFsFor } from './host/share-fs/share-fs.ts';
 import { UserFsPool } from './host/share-fs/user-fs-pool.ts';
 import { boxDeployment } from './host/file-services/box-deployment.ts';
-import { FileServices } from './host/file-services/file-services.ts';
+import { FileServices, type FileServicesDeployment } from './host/file-services/file-services.ts';
 import { fileServicesState } from './host/file-services/state-source.ts';
 import { trashFolderName, uploadTempPrefix } from './areas/files/safe-path.ts';
 import { specialRights } from '../../shared/src/api/permissions.ts';
@@ -122,6 +122,8 @@ export interface DaemonOptions {
    * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
    */
   apps?: { accounts?: boolean };
+  /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
+  fileServices?: { deployment: FileServicesDeployment };
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -266,9 +268,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   // Samba, SFTP and ACLs on a box; in development mode what they would be goes to the log.
   fileServices = new FileServices({
-    runner: new CommandRunner(logger, config.mode === 'box'),
+    runner: new CommandRunner(logger, config.mode === 'box' || options.fileServices !== undefined),
     logger,
-    deployment: boxDeployment,
+    deployment: options.fileServices?.deployment ?? boxDeployment,
     reserved: { trashFolder: trashFolderName, uploadTempPrefix },
     state: fileServicesState({
       shares: () => sharesArea.shares.details(),

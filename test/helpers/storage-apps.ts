@@ -27,8 +27,7 @@ export function storageApp(version = '1.0.0', extra: Partial<AppManifest> = {}):
     file('icon.svg'),
     { name: 'frontend/', type: 'dir' },
     file('frontend/index.html'),
-    { name: 'backend/', type: 'dir' },
-    file('backend/server.js'),
+    ...(manifest.backend ? [{ name: 'backend/', type: 'dir' as const }, file('backend/server.js')] : []),
   ]);
 }
 
