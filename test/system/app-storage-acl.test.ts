@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
 import type { FileServicesDeployment } from '../../daemon/src/host/file-services/file-services.ts';
@@ -120,6 +120,20 @@ describe('app storage mappings on the disk (root, real accounts and ACLs)', func
     expect(canRead('private/secret.txt')).to.equal(false);
     expect(canWrite('private/mine.txt')).to.equal(false);
     expect(canWrite('photos/mine.txt')).to.equal(false);
+  });
+
+  it('runs the API for apps’ file calls as the app’s own account', async () => {
+    const { token } = await admin.api.apps.issueToken({ params: { appId }, body: { kind: 'host', instanceId: 'window-acl-1' } });
+    const call = (method: string, route: string, body?: string) =>
+      fetch(`${box.url}/api/app/storage${route}`, { method, headers: { Authorization: `Bearer ${token}` }, body });
+    const written = await call('PUT', '/greetings/content?path=by-api.txt', 'through the API\n');
+    expect(written.status).to.equal(201);
+    expect(statSync(path.join(folder, 'greetings', 'by-api.txt')).uid).to.equal(uid);
+    expect(await (await call('GET', '/photos/content?path=a.jpg')).text()).to.equal('jpeg\n');
+    // The disk is the second wall: with the entry taken away by hand, the app's account is refused.
+    run('setfacl', ['-x', `u:${account}`, path.join(folder, 'greetings', 'hello.txt')]);
+    const refused = await call('GET', '/greetings/content?path=hello.txt');
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).to.deep.equal([403, 'fs.entry.forbidden']);
   });
 
   it('keeps the entries through a fresh share-wide pass (a daemon restart applies everything again)', async () => {
