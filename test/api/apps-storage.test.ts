@@ -124,26 +124,35 @@ describe('apps: storage mappings', function () {
     expect(await mappingOf('photos')).to.deep.equal({ shareId: share.id, path: 'photos/2026', access: 'read' });
   });
 
-  it('tells the backend where its mapped folders are (CELLAR_STORAGE)', async () => {
-    // The example's backend runs as the daemon's own user here, so its environment is readable.
+  /** Waits until a running backend of the app was started with this CELLAR_STORAGE (it runs as the daemon's user here, so its environment is readable). */
+  const backendStorage = async (expected: Record<string, string>) => {
+    const seen: string[] = [];
     const until = Date.now() + 10_000;
-    let storage: unknown = null;
-    while (Date.now() < until && storage === null) {
+    while (Date.now() < until) {
       for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-        const env = (() => {
-          try {
-            return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-          } catch {
-            return [];
-          }
-        })();
+        let env: string[];
+        try {
+          env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        } catch {
+          continue;
+        }
         if (!env.includes(`CELLAR_APP_ID=${appId}`) || !env.some((e) => e.startsWith(`CELLAR_DATA_DIR=${box.dataDir}`))) continue;
-        const parsed = JSON.parse(env.find((e) => e.startsWith('CELLAR_STORAGE='))?.slice('CELLAR_STORAGE='.length) ?? '{}') as Record<string, string>;
-        if (parsed.photos) storage = parsed;
+        const storage = env.find((e) => e.startsWith('CELLAR_STORAGE='))?.slice('CELLAR_STORAGE='.length) ?? '';
+        if (storage === JSON.stringify(expected)) return;
+        seen.push(storage);
       }
-      if (storage === null) await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 200));
     }
-    expect(storage).to.deep.equal({ greetings: path.join(folder, 'greetings'), photos: path.join(folder, 'photos', '2026') });
+    expect.fail(`no backend with CELLAR_STORAGE ${JSON.stringify(expected)}; saw ${[...new Set(seen)].join(', ')}`);
+  };
+
+  it('tells the backend where its mapped folders are (CELLAR_STORAGE), only while the app holds files', async () => {
+    const both = { greetings: path.join(folder, 'greetings'), photos: path.join(folder, 'photos', '2026') };
+    await backendStorage(both);
+    await admin.api.apps.setPermissions({ params: { appId }, body: { permissions: { files: false } } });
+    await backendStorage({});
+    await admin.api.apps.setPermissions({ params: { appId }, body: { permissions: { files: true } } });
+    await backendStorage(both);
   });
 
   it('keeps mappings across an update, and unmaps with DELETE leaving the folder', async () => {

@@ -193,7 +193,10 @@ export class InstalledAppsService {
       if (granted) revoked.delete(permission);
       else revoked.add(permission);
     }
-    return this.change(appId, { revoked: JSON.stringify([...revoked].sort()) }, 'app permissions set');
+    const details = await this.change(appId, { revoked: JSON.stringify([...revoked].sort()) }, 'app permissions set');
+    // files decides which mapped folders the backend is told of (CELLAR_STORAGE).
+    if ('files' in permissions) await this.syncBackend(appId);
+    return details;
   }
 
   async grants(appId: string): Promise<AppGrants> {
