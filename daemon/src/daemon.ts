@@ -60,7 +60,7 @@ import { daemonFs } from './host/share-fs/daemon-fs.ts';
 import type { ShareFsFor } from './host/share-fs/share-fs.ts';
 import { UserFsPool } from './host/share-fs/user-fs-pool.ts';
 import { boxDeployment } from './host/file-services/box-deployment.ts';
-import { FileServices } from './host/file-services/file-services.ts';
+import { FileServices, type FileServicesDeployment } from './host/file-services/file-services.ts';
 import { fileServicesState } from './host/file-services/state-source.ts';
 import { trashFolderName, uploadTempPrefix } from './areas/files/safe-path.ts';
 import { specialRights } from '../../shared/src/api/permissions.ts';
@@ -126,6 +126,8 @@ export interface DaemonOptions {
   apps?: { accounts?: boolean };
   /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */
   firstRunSetup?: boolean;
+  /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
+  fileServices?: { deployment: FileServicesDeployment };
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -279,14 +281,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   // Samba, SFTP and ACLs on a box; in development mode what they would be goes to the log.
   fileServices = new FileServices({
-    runner: new CommandRunner(logger, config.mode === 'box'),
+    runner: new CommandRunner(logger, config.mode === 'box' || options.fileServices !== undefined),
     logger,
-    deployment: boxDeployment,
+    deployment: options.fileServices?.deployment ?? boxDeployment,
     reserved: { trashFolder: trashFolderName, uploadTempPrefix },
     state: fileServicesState({
       shares: () => sharesArea.shares.details(),
       effectiveAccess: async (shareId) => (await sharesArea.shares.grants(shareId)).effective,
       rightHolders: (right) => identity.rightHolders(specialRights[right]),
+      folderHolders: async (shareId) => (await appsArea?.mappings.holders(shareId)) ?? [],
     }),
   });
   const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
@@ -350,6 +353,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     grants: identity.appGrants,
     boxVersion: product.version,
     backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),
+    share: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
+    listings: sharesArea.listings,
+    aclsChanged: () => fileServices?.changed(),
   });
 
   const apps = appsArea;
@@ -439,6 +445,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     async close() {
       await scheduler.stop();
       await apps.backends.stopAll();
+      apps.close();
       // Renders in flight publish and write rows: let them finish while topics and db are still open.
       await thumbnails.close();
       await jobs.stop();

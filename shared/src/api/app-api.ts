@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { appFilesRoutes } from './app-files.ts';
 import { appPermissions, type AppPermission } from './app-manifest.ts';
 import { id } from './common.ts';
 import { appLogBatchSchema, appLogResultSchema } from './logs.ts';
@@ -79,4 +80,5 @@ export const appApiRoutes = {
     response: appLogResultSchema,
     errors: [],
   }),
+  ...appFilesRoutes,
 };

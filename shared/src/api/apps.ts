@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { appIdPattern, appManifestSchema, appPermissions, type AppManifest, type AppPermission, type StorageRequest } from './app-manifest.ts';
 import { appPackageRoutes } from './app-packages.ts';
+import { appStorageRoutes } from './app-storage.ts';
 import { hostToolErrors, id, isoTime } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
@@ -67,9 +68,8 @@ export interface AppPermissionsRequest {
   permissions: Partial<Record<AppPermission, boolean>>;
 }
 
-const appIdParams = Joi.object<{ appId: string }, true>({
-  appId: Joi.string().max(128).pattern(appIdPattern, 'app id').required(),
-});
+const appIdSchema = Joi.string().max(128).pattern(appIdPattern, 'app id');
+const appIdParams = Joi.object<{ appId: string }, true>({ appId: appIdSchema.required() });
 const permissionList = Joi.array().items(Joi.string().valid(...appPermissions));
 const mappingSchema = Joi.object<AppStorageMapping, true>({
   shareId: id().required(),
@@ -293,4 +293,5 @@ export const appsRoutes = {
     response: appTokenSchema,
     errors: [...appErrors, 'app.backend.missing'],
   }),
+  ...appStorageRoutes(appIdSchema, appDetailsSchema),
 };

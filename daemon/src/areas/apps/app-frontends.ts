@@ -60,8 +60,8 @@ export function appFrontends(deps: { models: AppModels; volumes: AppVolumes }): 
 /** The API for apps is called from sandboxed pages (origin `null`) with a bearer token: CORS without credentials. */
 export const appApiCors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Range, If-Range, If-None-Match, If-Modified-Since');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT');
   res.setHeader('Access-Control-Max-Age', '600');
   if (req.method === 'OPTIONS') {
     res.status(204).end();

@@ -5,13 +5,19 @@ import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import { AppAccounts } from '../../host/app-accounts.ts';
+import { AppAccounts, appAccountName } from '../../host/app-accounts.ts';
 import { FolderAppVolumes } from '../../host/app-volumes/folder-app-volumes.ts';
 import { ZfsAppVolumes } from '../../host/app-volumes/zfs-app-volumes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import type { AppGrantsStore } from '../permissions/app-grants.ts';
+import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
+import type { ShareFs } from '../../host/share-fs/share-fs.ts';
+import { UserFsPool } from '../../host/share-fs/user-fs-pool.ts';
+import type { ListingCache } from '../files/listing-cache.ts';
+import type { FolderSnapshot } from '../files/listing.ts';
+import { AppFiles } from './app-files.ts';
 import { AppIcons } from './app-icons.ts';
 import { AppTokens } from './app-tokens.ts';
 import { BackendSupervisor } from './backend-supervisor.ts';
@@ -21,6 +27,7 @@ import { appsAdminTopic, appsTopic } from './apps-topics.ts';
 import { InstalledAppsService } from './installed-apps.service.ts';
 import { PackageStore } from './package-store.ts';
 import { PackagesService } from './packages.service.ts';
+import { StorageMappings } from './storage-mappings.ts';
 
 export interface AppsAreaDeps {
   db: Sequelize;
@@ -39,6 +46,12 @@ export interface AppsAreaDeps {
   boxVersion: string;
   /** A line a backend wrote, for the log store as `app/<id>`. */
   backendOutput(appId: string, level: 'info' | 'warn', line: string): void;
+  /** Any share by id with its host folder, for storage mappings. */
+  share(shareId: number): Promise<{ name: string; hostPath: string } | null>;
+  /** The file API's listing cache, shared with the apps' file calls. */
+  listings: ListingCache<FolderSnapshot>;
+  /** The file services apply the shares' ACLs again (mappings in force changed). */
+  aclsChanged(): void;
 }
 
 const packageSweepMs = 60_000;
@@ -60,6 +73,9 @@ export function createAppsArea(deps: AppsAreaDeps) {
     logger: deps.logger,
   });
   const tokens = new AppTokens(deps.clock);
+  // Bound below: a mapping's change publishes the list and restarts the backend, which the service does.
+  let afterMapping: (appId: string) => Promise<void> = async () => undefined;
+  const mappings = new StorageMappings({ models, share: deps.share, logger: deps.logger, changed: (appId) => afterMapping(appId) });
   // Under the app's own account where accounts are real (a box, or tests that ask for them); a development daemon runs them as itself.
   const backends = new BackendSupervisor({ logger: deps.logger, output: deps.backendOutput, asRoot: accounts.real && process.getuid?.() === 0 });
   const apps = new InstalledAppsService({
@@ -74,6 +90,23 @@ export function createAppsArea(deps: AppsAreaDeps) {
     publisher: deps.topics,
     clock: deps.clock,
     logger: deps.logger,
+    backendFolders: (appId) => mappings.backendFolders(appId),
+    aclsChanged: deps.aclsChanged,
+  });
+  afterMapping = async (appId) => {
+    apps.changed();
+    await apps.syncBackend(appId);
+  };
+  // Where accounts are real, an app's file calls run as its own account: the disk's ACLs decide too.
+  const appFs =
+    accounts.real && process.getuid?.() === 0
+      ? new UserFsPool({ account: async (uid) => ({ username: appAccountName(uid), uid }), runner: new CommandRunner(deps.logger, true), logger: deps.logger })
+      : null;
+  const files = new AppFiles({
+    mappings,
+    listings: deps.listings,
+    logger: deps.logger,
+    fsForApp: async (uid): Promise<ShareFs> => (appFs ? appFs.forUser(uid) : daemonFs),
   });
   const jobDeps: AppJobsDeps = {
     db: deps.db,
@@ -99,5 +132,5 @@ export function createAppsArea(deps: AppsAreaDeps) {
   // Also at start: packages kept before a restart are forgotten, so their folders go.
   deps.scheduler.every('apps.packages.sweep', packageSweepMs, () => store.sweep());
   apps.changed();
-  return { packages, apps, icons, models, tokens, backends, volumes: volumes };
+  return { packages, apps, icons, models, tokens, backends, volumes: volumes, mappings, files, close: () => appFs?.close() };
 }

@@ -44,9 +44,9 @@ export interface AppsHttpDeps {
 
 /** Mounts everything apps answer over HTTP: the admin API, the API for apps, frontends and the way to backends. */
 export function mountApps(router: Router, apps: AppsArea, deps: AppsHttpDeps): void {
-  registerArea(router, api.apps, appsHandlers(apps.packages, apps.apps, apps.icons), deps.routeDeps);
+  registerArea(router, api.apps, appsHandlers(apps.packages, apps.apps, apps.icons, apps.mappings), deps.routeDeps);
   router.use('/api/app', appApiCors);
-  registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications: deps.notifications, logs: deps.logs }), deps.routeDeps);
+  registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications: deps.notifications, logs: deps.logs, files: apps.files }), deps.routeDeps);
   router.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
   router.use(backendPath, appApiCors);
   router.use(

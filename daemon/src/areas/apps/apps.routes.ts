@@ -2,6 +2,7 @@ import type { appsRoutes } from '../../../../shared/src/api/apps.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { AppIcons } from './app-icons.ts';
 import type { InstalledAppsService } from './installed-apps.service.ts';
+import type { StorageMappings } from './storage-mappings.ts';
 import type { PackagesService } from './packages.service.ts';
 
 /** Content-Length as a number; null for a chunked body. */
@@ -9,7 +10,12 @@ function declaredLength(header: string | undefined): number | null {
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : null;
 }
 
-export function appsHandlers(packages: PackagesService, apps: InstalledAppsService, icons: AppIcons): AreaHandlers<typeof appsRoutes> {
+export function appsHandlers(
+  packages: PackagesService,
+  apps: InstalledAppsService,
+  icons: AppIcons,
+  mappings: StorageMappings,
+): AreaHandlers<typeof appsRoutes> {
   return {
     uploadPackage: ({ user, body, req }) => packages.upload(user, body, declaredLength(req.get('Content-Length'))),
     package: ({ user, params }) => packages.preview(user, params.packageId),
@@ -33,5 +39,7 @@ export function appsHandlers(packages: PackagesService, apps: InstalledAppsServi
     setPermissions: ({ params, body }) => apps.setPermissions(params.appId, body.permissions),
     setUpdatePolicy: ({ params, body }) => apps.setUpdatePolicy(params.appId, body.policy),
     issueToken: ({ user, params, body }) => apps.issueToken(user, params.appId, body),
+    mapStorage: ({ params, body }) => mappings.map(params.appId, params.storageId, body),
+    unmapStorage: ({ params }) => mappings.unmap(params.appId, params.storageId),
   };
 }

@@ -44,6 +44,10 @@ export interface InstalledAppsDeps {
   publisher: TopicPublisher;
   clock: Clock;
   logger: Logger;
+  /** The real folders mapped to the app's storage requests in force, by storage id (for its backend). */
+  backendFolders(appId: string): Promise<Record<string, string>>;
+  /** Mappings in force may have changed (an app switched on or off, a permission, an uninstall): ACLs follow. */
+  aclsChanged(): void;
 }
 
 /** Installed apps: the list, their settings, who may use them, and the jobs that install, roll back and remove them. */
@@ -98,6 +102,7 @@ export class InstalledAppsService {
   /** Tells the administrators' App Center (apps/admin) the whole list again, refreshes the catalog's, and has start menus read their apps again. */
   changed(): void {
     this.deps.grants.touched();
+    this.deps.aclsChanged();
     void this.list()
       .then((list) => {
         this.catalogApps = list.apps.map((app) => ({ id: app.id, title: app.manifest.name }));
@@ -188,7 +193,10 @@ export class InstalledAppsService {
       if (granted) revoked.delete(permission);
       else revoked.add(permission);
     }
-    return this.change(appId, { revoked: JSON.stringify([...revoked].sort()) }, 'app permissions set');
+    const details = await this.change(appId, { revoked: JSON.stringify([...revoked].sort()) }, 'app permissions set');
+    // files decides which mapped folders the backend is told of (CELLAR_STORAGE).
+    if ('files' in permissions) await this.syncBackend(appId);
+    return details;
   }
 
   async grants(appId: string): Promise<AppGrants> {
@@ -225,6 +233,7 @@ export class InstalledAppsService {
       cwd: path.join(volume.path, volumeLayout.package, 'backend'),
       socket: path.join(volume.path, runFolder, 'backend.sock'),
       dataDir: path.join(volume.path, volumeLayout.data),
+      storage: await this.deps.backendFolders(appId),
     });
   }
 

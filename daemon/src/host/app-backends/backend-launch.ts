@@ -8,6 +8,8 @@ export interface BackendLaunch {
   cwd: string;
   socket: string;
   dataDir: string;
+  /** Storage id to the real path of the folder mapped to it (mappings in force only). */
+  storage: Record<string, string>;
 }
 
 /** A PATH with the box's own programs only: an app names `node`, not where it lives. */
@@ -33,6 +35,8 @@ export function launchBackend(b: BackendLaunch, asRoot: boolean): ChildProcess {
     CELLAR_APP_ID: b.appId,
     CELLAR_BACKEND_SOCKET: b.socket,
     CELLAR_DATA_DIR: b.dataDir,
+    // JSON: {"<storageId>": "<folder>"}; a change of mappings restarts the backend with the new one.
+    CELLAR_STORAGE: JSON.stringify(b.storage),
   };
   return spawn(argv[0] as string, argv.slice(1), { cwd: b.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
 }

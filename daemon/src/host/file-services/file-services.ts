@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
 import { shareAcl } from './acl.ts';
 import { AclKeeper } from './acl-keeper.ts';
+import { aclAt, applyHolders, relativeTo } from './folder-holders.ts';
 import type { FileServicesState, ReservedNames } from './file-share.ts';
 import { SftpChroots } from './sftp-chroots.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
@@ -88,10 +89,12 @@ export class FileServices {
       try {
         const share = (await this.deps.state()).shares.find((s) => s.id === shareId);
         if (!share) return;
-        const acl = shareAcl(share);
         // Only what lies inside the share, never the share root itself (the pass owns it).
         for (const entry of fullPaths.filter((p) => p.startsWith(`${share.hostPath}/`))) {
-          await setTreeAcl(this.treeAcl(), share.hostPath, path.relative(share.hostPath, entry), acl);
+          // The ACL of where it landed: inside a folder an app holds, the app's entry too.
+          const rel = relativeTo(share.hostPath, entry);
+          await setTreeAcl(this.treeAcl(), share.hostPath, rel, aclAt(share, rel));
+          await applyHolders(this.treeAcl(), share, () => undefined, rel);
         }
       } catch (err) {
         this.deps.logger.warn('ACLs of arrived entries not applied', { component, shareId, error: describe(err) });
@@ -166,11 +169,13 @@ export class FileServices {
   private async applyAcls(state: FileServicesState): Promise<void> {
     for (const share of state.shares) {
       const acl = shareAcl(share);
-      const key = `${share.hostPath}\n${acl.access}\n${acl.defaults}`;
+      const key = `${share.hostPath}\n${acl.access}\n${acl.defaults}\n${JSON.stringify(share.folders ?? [])}`;
       if (this.applied.acl.get(share.id) === key) continue;
       // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
       try {
         await setTreeAcl(this.treeAcl(), share.hostPath, '', acl);
+        // Folder holders (apps' mappings) after the share-wide pass, which would wipe their entries.
+        await applyHolders(this.treeAcl(), share, (folder) => this.deps.logger.warn('held folder not found', { component, shareId: share.id, folder }));
         this.applied.acl.set(share.id, key);
       } catch (err) {
         this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });

@@ -6,6 +6,18 @@ export interface FileShareUser {
   access: FileAccess;
 }
 
+/**
+ * An extra holder of a folder inside a share, not a user of the share: an app's account on the
+ * folder mapped to one of its storage requests. It gets the folder and everything below it, and
+ * passage (search only) through the folders above it.
+ */
+export interface FolderHolder {
+  username: string;
+  /** The folder, relative to the share ('' is the share itself), checked segment by segment when mapped. */
+  path: string;
+  access: FileAccess;
+}
+
 /** A share as Samba, sshd and the disk see it. */
 export interface FileShare {
   id: number;
@@ -17,6 +29,8 @@ export interface FileShare {
   sftp: boolean;
   /** Users with any effective access (administrators included, deactivated users never). */
   users: FileShareUser[];
+  /** Holders of folders inside the share (apps' storage mappings); none when absent. */
+  folders?: FolderHolder[];
 }
 
 /** Everything the generated configurations are made from, read fresh on every apply. */

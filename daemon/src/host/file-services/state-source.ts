@@ -1,4 +1,4 @@
-import type { FileAccess, FileServicesState } from './file-share.ts';
+import type { FileAccess, FileServicesState, FolderHolder } from './file-share.ts';
 
 /** What the file services read of the shares and identity areas, as plain functions. */
 export interface FileServicesSources {
@@ -7,6 +7,8 @@ export interface FileServicesSources {
   effectiveAccess(shareId: number): Promise<{ username: string; access: FileAccess | 'none' }[]>;
   /** Active holders of the SMB or SFTP right. */
   rightHolders(right: 'smb' | 'sftp'): Promise<string[]>;
+  /** Holders of folders inside a share (apps' storage mappings in force). */
+  folderHolders?(shareId: number): Promise<FolderHolder[]>;
 }
 
 /** Reads the state an apply pass works from: each share with the users who have any access. */
@@ -25,6 +27,7 @@ export function fileServicesState(sources: FileServicesSources): () => Promise<F
           smbEncrypt: row.smbEncrypt,
           sftp: row.sftpEnabled,
           users: (await sources.effectiveAccess(row.id)).flatMap((u) => (u.access === 'none' ? [] : [{ username: u.username, access: u.access }])),
+          folders: (await sources.folderHolders?.(row.id)) ?? [],
         })),
     );
     return { shares, smbUsers: await sources.rightHolders('smb'), sftpUsers: await sources.rightHolders('sftp') };

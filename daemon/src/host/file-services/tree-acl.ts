@@ -59,6 +59,24 @@ export async function setTreeAcl(deps: TreeAclDeps, shareRoot: string, rel: stri
 }
 
 /**
+ * Adds `entries` (setfacl's -m form) to the one folder at `rel`, by its held descriptor like
+ * setTreeAcl; nothing for a link. Holders pass through the folders above theirs this way.
+ */
+export async function addFolderEntries(deps: TreeAclDeps, shareRoot: string, rel: string, entries: string): Promise<void> {
+  if (!deps.runner.apply) {
+    deps.logger.debug('would add ACL entries', { component: 'file-services', path: path.join(shareRoot, rel), entries });
+    return;
+  }
+  const top = await openTop(shareRoot, rel);
+  if (!top) return;
+  try {
+    if (top.folder) await deps.runner.run(['setfacl', '-m', entries, '--', childPath(top.fd)], { timeoutMs });
+  } finally {
+    closeSync(top.fd);
+  }
+}
+
+/**
  * Opens the top entry without following a link at or below the share folder; null when it is a
  * link (find does not follow one either). The share folder's own parents are the administrator's
  * choice and resolved as they are.
