@@ -170,7 +170,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
     settings: initSystemSettingModel(db),
     logger,
-    rootCaFingerprint: async () => (await tlsArea?.service.rootFingerprint()) ?? null,
+    rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
   });
   const clock = options.clock ?? systemClock;
   const identity = await createIdentity({

@@ -40,6 +40,11 @@ export class TlsStore {
     return stored && { ...stored, rootKeyPem: this.decrypt(stored.rootKeyPem), intermediateKeyPem: this.decrypt(stored.intermediateKeyPem) };
   }
 
+  /** The root certificate alone, without decrypting any key. */
+  rootPem(): string | null {
+    return this.read<AuthorityMaterial>('authority.json')?.rootPem ?? null;
+  }
+
   writeAuthority(authority: AuthorityMaterial): void {
     this.write('authority.json', {
       ...authority,
