@@ -174,6 +174,8 @@ export class TlsService {
 
   /** The scheduled check: renews the box's certificate when due or when the box's own names changed; drops back from an ended upload. */
   async maintain(): Promise<void> {
+    // Nothing to keep up before anything was made (a development daemon nobody asked yet).
+    if (!this.authority && this.deps.store.rootPem() === null) return;
     await this.ready();
     const before = this.presented();
     const renewed = await this.exclusive(() => this.renewIfDue());
