@@ -178,7 +178,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     setupCode: () => firstRun?.waiting() ?? false,
     settings: initSystemSettingModel(db),
     logger,
-    rootCaFingerprint: async () => (await tlsArea?.service.rootFingerprint()) ?? null,
+    rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
   });
   const clock = options.clock ?? systemClock;
   const identity = await createIdentity({

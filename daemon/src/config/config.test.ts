@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(config).to.include({ mode: 'box', port: 8443, host: '0.0.0.0', logLevel: 'debug', adminPassword: 'pw', dataDir: '/var/lib/cellar' });
   });
 
+  it('serves HTTPS on a box, plain HTTP in development unless BOX_HTTPS asks', () => {
+    expect(loadConfig({}, {}).https).to.equal(false);
+    expect(loadConfig({}, { BOX_MODE: 'box' }).https).to.equal(true);
+    expect(loadConfig({}, { BOX_HTTPS: 'true' }).https).to.equal(true);
+    expect(loadConfig({}, { BOX_MODE: 'box', BOX_HTTPS: 'false' }).https).to.equal(false);
+    expect(() => loadConfig({}, { BOX_HTTPS: 'maybe' })).to.throw(ConfigError, /BOX_HTTPS: /);
+  });
+
   it('names the variable and the problem for every bad value', () => {
     const err = (() => {
       try {

@@ -42,7 +42,7 @@ export function createTlsArea(deps: TlsAreaDeps) {
     // New connections get the new certificate; open ones (and their live topics) keep theirs.
     presentedChanged: (presented) => httpsServer?.setSecureContext(secureContextOf(presented)),
   });
-  // The first check waits an interval: a development daemon makes its authority only when asked.
+  // A box made its authority and certificate before listening: the first check can wait an interval.
   deps.scheduler.every(tlsMaintainTask, maintainIntervalMs, () => service.maintain(), { delayFirst: true });
   return {
     service,

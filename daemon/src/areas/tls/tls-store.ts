@@ -18,6 +18,15 @@ export interface IssuedRecord {
 
 const defaultSettings: TlsStoreSettings = { extraNames: [], nextIssuedId: 1 };
 
+/** Everything the folder holds, keys in the clear: what a backup carries (encrypted by the backup's own password). */
+export interface TlsSnapshot {
+  authority: AuthorityMaterial | null;
+  box: IssuedMaterial | null;
+  custom: IssuedMaterial | null;
+  settings: TlsStoreSettings;
+  issued: IssuedRecord[];
+}
+
 /**
  * Everything of the TLS area in one folder of the data directory (`tls/`), so a backup exports
  * and imports it as a whole: authority.json, box.json, custom.json, settings.json and issued/<id>.json.
@@ -38,6 +47,11 @@ export class TlsStore {
   readAuthority(): AuthorityMaterial | null {
     const stored = this.read<AuthorityMaterial>('authority.json');
     return stored && { ...stored, rootKeyPem: this.decrypt(stored.rootKeyPem), intermediateKeyPem: this.decrypt(stored.intermediateKeyPem) };
+  }
+
+  /** The root certificate alone, without decrypting any key. */
+  rootPem(): string | null {
+    return this.read<AuthorityMaterial>('authority.json')?.rootPem ?? null;
   }
 
   writeAuthority(authority: AuthorityMaterial): void {
@@ -99,6 +113,24 @@ export class TlsStore {
     if (!existsSync(file)) return false;
     rmSync(file);
     return true;
+  }
+
+  snapshot(): TlsSnapshot {
+    return { authority: this.readAuthority(), box: this.readBox(), custom: this.readCustom(), settings: this.settings(), issued: this.listIssued() };
+  }
+
+  /**
+   * Replaces the folder's content with a snapshot, its keys encrypted with this data directory's key.
+   * The daemon restarts after a restore (spec 3), so no running service keeps the old authority.
+   */
+  restore(snapshot: TlsSnapshot): void {
+    rmSync(this.dir, { recursive: true, force: true });
+    mkdirSync(path.join(this.dir, 'issued'), { recursive: true, mode: 0o700 });
+    if (snapshot.authority) this.writeAuthority(snapshot.authority);
+    if (snapshot.box) this.writeBox(snapshot.box);
+    if (snapshot.custom) this.writeCustom(snapshot.custom);
+    this.writeSettings(snapshot.settings);
+    snapshot.issued.forEach((record) => this.writeIssued(record));
   }
 
   private readKeyed(name: string): IssuedMaterial | null {

@@ -102,7 +102,7 @@ describe('tls service: the box certificate', function () {
     );
   });
 
-  it('keeps keys encrypted at rest and out of the logged fields', async () => {
+  it('keeps every file in one folder, its keys encrypted at rest', async () => {
     await service.ready();
     const files = ['authority.json', 'box.json'].map((f) => readFileSync(path.join(dir, 'tls', f), 'utf8'));
     for (const text of files) {
@@ -110,5 +110,28 @@ describe('tls service: the box certificate', function () {
       expect(text).to.contain('BEGIN ENCRYPTED PRIVATE KEY');
     }
     expect(readdirSync(path.join(dir, 'tls')).sort()).to.deep.equal(['authority.json', 'box.json', 'issued']);
+  });
+});
+
+describe('tls store: snapshot and restore (what a backup carries)', function () {
+  this.timeout(60_000);
+
+  it('moves the authority, certificates and settings to another data directory with its own key', async () => {
+    const dirs = [mkdtempSync(path.join(tmpdir(), 'cellar-tls-a-')), mkdtempSync(path.join(tmpdir(), 'cellar-tls-b-'))];
+    try {
+      const [from, to] = dirs.map((d) => new TlsStore(path.join(d, 'tls'), path.join(d, 'tls-secret'))) as [TlsStore, TlsStore];
+      const authority = await createAuthority({ now: Date.now(), hostname: 'cellar', localDomain: 'local' });
+      from.writeAuthority(authority);
+      from.writeSettings({ extraNames: ['nas.local'], nextIssuedId: 3 });
+      from.writeIssued({ id: 2, createdAt: new Date().toISOString(), certificatePem: authority.intermediatePem });
+      to.restore(from.snapshot());
+      expect(to.snapshot()).to.deep.equal(from.snapshot());
+      // Each data directory encrypts with its own key.
+      expect(readFileSync(path.join(dirs[1]!, 'tls', 'authority.json'), 'utf8')).to.not.equal(
+        readFileSync(path.join(dirs[0]!, 'tls', 'authority.json'), 'utf8'),
+      );
+    } finally {
+      dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+    }
   });
 });

@@ -86,8 +86,13 @@ export class TlsService {
     return this.current().rootPem;
   }
 
-  async rootFingerprint(): Promise<string> {
-    return new X509Certificate(await this.rootPem()).fingerprint256;
+  /**
+   * The root's fingerprint, or null while there is no authority yet: the sign-in page asks on
+   * every load and makes none (a box has made its authority before it listens).
+   */
+  rootFingerprint(): string | null {
+    const rootPem = this.authority?.rootPem ?? this.deps.store.rootPem();
+    return rootPem && new X509Certificate(rootPem).fingerprint256;
   }
 
   async createAuthority(request: CreateAuthorityRequest): Promise<TlsSettings> {
@@ -169,6 +174,8 @@ export class TlsService {
 
   /** The scheduled check: renews the box's certificate when due or when the box's own names changed; drops back from an ended upload. */
   async maintain(): Promise<void> {
+    // Nothing to keep up before anything was made (a development daemon nobody asked yet).
+    if (!this.authority && this.deps.store.rootPem() === null) return;
     await this.ready();
     const before = this.presented();
     const renewed = await this.exclusive(() => this.renewIfDue());
