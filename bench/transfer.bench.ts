@@ -65,12 +65,12 @@ async function downloadRows(daemon: DaemonSession, work: string): Promise<BenchR
 }
 
 /**
- * 1 GiB PUT from a generated stream against dd writing 1 GiB of the same kind of bytes
- * (the incompressible download fixture, already in the page cache) to the same folder.
- * Both end with the data on disk: the upload fsyncs its file before giving it its name
- * (upload.ts), and dd runs with conv=fsync; each file is removed after its run.
+ * 1 GiB PUT of the download fixture (in the page cache) against dd copying the same file to the
+ * same folder. Both end with the data on disk: the upload fsyncs its file before giving it its
+ * name (upload.ts), and dd runs with conv=fsync; each file is removed after its run. The
+ * daemon's CPU time per GiB is reported too, the steadier sign on a shared machine.
  */
-async function uploadRow(daemon: DaemonSession, work: string): Promise<BenchRow> {
+async function uploadRows(daemon: DaemonSession, work: string): Promise<BenchRow[]> {
   const folder = path.join(work, 'uploads');
   mkdirSync(folder);
   const source = await bigFile();
@@ -78,7 +78,12 @@ async function uploadRow(daemon: DaemonSession, work: string): Promise<BenchRow>
   let n = 0;
   const ours = async () => {
     const name = `upload-${n++}.bin`;
-    const mbs = await uploadRate(`${daemon.base}/api/files/${share.id}/content?path=${name}`, daemon.headers, downloadBytes);
+    const mbs = await uploadRate(
+      `${daemon.base}/api/files/${share.id}/content?path=${name}`,
+      daemon.headers,
+      path.join(source.folder, source.name),
+      source.bytes,
+    );
     unlinkSync(path.join(folder, name));
     return mbs;
   };
@@ -91,16 +96,19 @@ async function uploadRow(daemon: DaemonSession, work: string): Promise<BenchRow>
     return megabytesPerSecond(downloadBytes, ms);
   };
   const baseline = await highest(dd);
-  const value = await highest(ours);
-  return {
-    name: 'upload of 1 GiB (fsync before rename)',
-    value,
-    unit: 'MB/s',
-    baseline,
-    baselineName: 'dd conv=fsync',
-    target: 'ratio at least 0.8',
-    ok: value / baseline >= 0.8,
-  };
+  const value = await bestTransfer(ours, daemon.pid);
+  return [
+    {
+      name: 'upload of 1 GiB (fsync before rename)',
+      value: value.mbs,
+      unit: 'MB/s',
+      baseline,
+      baselineName: 'dd conv=fsync',
+      target: 'ratio at least 0.8',
+      ok: value.mbs / baseline >= 0.8,
+    },
+    { name: 'server CPU per GiB uploaded', value: value.cpuMsPerGiB, unit: 'ms', target: 'informational', ok: true },
+  ];
 }
 
 /**
@@ -115,7 +123,7 @@ export async function transferBench(): Promise<BenchRow[]> {
   mkdirSync(dataDir);
   const daemon = await startSignedInDaemon(dataDir);
   try {
-    return [...(await downloadRows(daemon, work)), await uploadRow(daemon, work)];
+    return [...(await downloadRows(daemon, work)), ...(await uploadRows(daemon, work))];
   } finally {
     await daemon.stop();
     rmSync(work, { recursive: true, force: true });

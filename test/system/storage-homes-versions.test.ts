@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import path from 'node:path';
 import { expect } from 'chai';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { createPool, loopStorage } from '../helpers/zfs-pools.ts';
 import { ensureZfsFuse, LoopDisks, sh, waitJob, zfsGet } from './zfs-fixture.ts';
 
 // Real ZFS (zfs-fuse on loop devices, as root): homes, file versions read through clones, restore points.
@@ -16,32 +17,13 @@ describe('homes, file versions and restore points on zfs-fuse', function () {
   let admin: TestClient;
   let now = Date.UTC(2026, 10, 23, 10, 15);
 
-  async function makePool(pool: string, disk: number): Promise<void> {
-    disks.pools.add(pool);
-    const plan = await admin.api.storage.createPlan({ body: { kind: 'pool.create', pool, layout: 'stripe', disks: [disks.name(disk)] } });
-    expect((await waitJob(admin, await admin.api.storage.runPlan({ params: { planId: plan.planId } }))).state).to.equal('succeeded');
-  }
-
   before(async () => {
     await ensureZfsFuse();
     disks.add(2);
-    box = await startTestDaemon(
-      {},
-      {
-        clock: { now: () => now },
-        storage: {
-          apply: true,
-          includeLoopDevices: true,
-          minDiskBytes: 64 * mib,
-          mountRoot: path.join(disks.work, 'mnt'),
-          importDirs: ['/dev'],
-          scrubPollMs: 200,
-        },
-      },
-    );
+    box = await startTestDaemon({}, { clock: { now: () => now }, storage: loopStorage(disks, { scrubPollMs: 200 }) });
     admin = await box.signIn();
-    await makePool(poolA, 0);
-    await makePool(poolB, 1);
+    await createPool(admin, disks, poolA, 0);
+    await createPool(admin, disks, poolB, 1);
   });
 
   after(async () => {

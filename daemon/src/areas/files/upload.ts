@@ -7,6 +7,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { boundedBody } from '../../http/bounded-body.ts';
 import { at, type Folder, type ShareFs } from '../../host/share-fs/share-fs.ts';
 import { temporaryName } from './safe-path.ts';
+import { uploadSink } from './upload-sink.ts';
 import { isOutOfSpace } from './space.ts';
 
 export interface UploadTarget {
@@ -18,9 +19,6 @@ export interface UploadTarget {
   /** Content-Length of the request, when it had one. */
   declaredLength: number | null;
 }
-
-/** Lets up to 1 MiB of the body queue while a write runs, so queued chunks go down in one writev. */
-const writeChunkBytes = 1024 * 1024;
 
 function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
@@ -44,8 +42,8 @@ async function receiveInto(fs: ShareFs, dir: Folder, name: string, t: UploadTarg
   // O_EXCL and O_NOFOLLOW: the temporary name is ours alone and never a planted link.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   const handle = await fs.open(temp, flags, 0o666);
-  // autoClose off: the handle must stay open after the last write for the fsync below.
-  const sink = handle.createWriteStream({ autoClose: false, highWaterMark: writeChunkBytes });
+  // The sink leaves the handle open after the last write, for the fsync below.
+  const sink = uploadSink(handle);
   try {
     // The request itself stays open on a failure, so a full disk is still answered with its 507.
     await pipeline(boundedBody(t.body, maxUploadBytes), sink);
@@ -74,7 +72,7 @@ async function receiveInto(fs: ShareFs, dir: Folder, name: string, t: UploadTarg
     if (t.body.destroyed || errno(err) === 'ECONNRESET' || errno(err) === 'ERR_STREAM_PREMATURE_CLOSE') throw new ProblemError('fs.upload.incomplete');
     throw err;
   } finally {
-    // The stream holds a reference on the handle until it is destroyed; close() would wait for it forever.
+    // After a failure no further write starts; close() waits for one (or a background flush) still running.
     sink.destroy();
     await handle.close().catch(() => undefined);
   }
