@@ -39,6 +39,7 @@ import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
 import { systemHandlers } from './areas/system/system.routes.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
+import { createSystemHostArea, type SystemHostOptions } from './areas/system/system-host-area.ts';
 import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
 import { usersHandlers } from './areas/users/users.routes.ts';
@@ -122,6 +123,8 @@ export interface DaemonOptions {
    * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
    */
   apps?: { accounts?: boolean };
+  /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
+  system?: SystemHostOptions;
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -161,11 +164,12 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   await wallpaperStore.sweep();
   // Built with the desktop further down; user deletion reaches it through this binding.
   let desktopWallpaper: DesktopWallpaper | null = null;
+  const systemSettings = initSystemSettingModel(db);
   const system = new SystemService({
     mode: config.mode,
     startedAt,
     firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
-    settings: initSystemSettingModel(db),
+    settings: systemSettings,
     logger,
   });
   const clock = options.clock ?? systemClock;
@@ -289,6 +293,14 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     folderChanged: (folder) => sharesArea.listings.invalidate(folder),
     entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
+  // Storage is built after it: the zone hook and the pool list reach it through this binding.
+  let storageArea: ReturnType<typeof createStorageArea> | null = null;
+  const systemHost = await createSystemHostArea({
+    ...{ mode: config.mode, startedAt, settings: systemSettings, clock, logger, topics, options: options.system },
+    unfinishedJobs: () => jobs.unfinished(),
+    zoneChanged: async (from, to) => storageArea?.schedules.zoneChanged(from, to),
+    pools: () => storageArea?.pools.lastRead() ?? null,
+  });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
   const storage = createStorageArea({
     db,
@@ -320,7 +332,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
     restorePointShares: () => sharesArea.shares.datasets(),
     dataDir: config.dataDir,
+    zone: () => systemHost.time.zone(),
   });
+  storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
   if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
   homesService = storage.homes;
@@ -364,6 +378,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.groups, groupsHandlers(identity.groups), routeDeps);
       registerArea(router, api.permissions, permissionsHandlers(identity.permissions), routeDeps);
       registerArea(router, api.system, systemHandlers(system), routeDeps);
+      systemHost.mount(router, routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
@@ -421,6 +436,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
     async close() {
       await scheduler.stop();
+      systemHost.close();
       await apps.backends.stopAll();
       // Renders in flight publish and write rows: let them finish while topics and db are still open.
       await thumbnails.close();

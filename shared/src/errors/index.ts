@@ -12,6 +12,7 @@ import { logErrors } from './logs.ts';
 import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
+import { systemErrors } from './system.ts';
 import { thumbnailErrors } from './thumbnails.ts';
 import { topicErrors } from './topics.ts';
 import { usersErrors } from './users.ts';
@@ -36,6 +37,7 @@ export const errorCatalog = {
   ...homesErrors,
   ...fileVersionErrors,
   ...appErrors,
+  ...systemErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;
