@@ -4,6 +4,7 @@ import { filesBench } from './files.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
+import { systemBench } from './system.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
 import { transferBench } from './transfer.bench.ts';
 import { printTable, type BenchRow } from './lib/table.ts';
@@ -18,6 +19,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'transfer', run: transferBench },
   { name: 'storage', run: storageBench },
   { name: 'apps', run: appsBench },
+  { name: 'system', run: systemBench },
 ];
 
 const only = process.argv.slice(2);
