@@ -61,13 +61,17 @@ describe('system overview, power and the resource monitor', () => {
     const piet = await box.signIn('piet', 'piet password 1');
     await expectProblem(piet.api.systemOverview.power({ body: { action: 'shutdown' } }), 'auth.permission.denied', 403);
     await expectProblem(piet.api.systemOverview.overview(), 'auth.permission.denied', 403);
+    await expectProblem(piet.api.systemOverview.powerState(), 'auth.permission.denied', 403);
     await admin.api.permissions.setUserGrants({ params: { userId }, body: { rights: ['system.power'] } });
     // A job that runs until it is told to stop: the restart will cut it.
     let release = (): void => {};
     box.daemon.jobs.register('test.longWork', { run: () => new Promise<null>((resolve) => (release = () => resolve(null))) });
     const job = await box.daemon.jobs.enqueue('test.longWork', {}, userId);
+    const cut = [{ id: job.id, kind: 'test.longWork', state: 'running', userId }];
+    expect(await piet.api.systemOverview.powerState()).to.deep.equal({ pending: null, jobs: cut });
     const answer = await piet.api.systemOverview.power({ body: { action: 'shutdown' } });
-    expect(answer.jobs).to.deep.equal([{ id: job.id, kind: 'test.longWork', state: 'running', userId }]);
+    expect(answer.jobs).to.deep.equal(cut);
+    expect((await piet.api.systemOverview.powerState()).pending).to.deep.equal({ action: 'shutdown', at: answer.at });
     const [asked] = await logged('shut-down requested');
     expect(asked?.fields).to.include({ action: 'shutdown', username: 'piet' });
     expect(asked?.userId).to.equal(userId);

@@ -44,6 +44,12 @@ export interface PowerAnswer {
   jobs: CutJob[];
 }
 
+/** What a restart or shut-down would cut now, and the one under way: the confirmation's facts. */
+export interface PowerState {
+  pending: { action: PowerAction; at: string } | null;
+  jobs: CutJob[];
+}
+
 export const systemOverview = Joi.object<SystemOverview, true>({
   version: Joi.string().required(),
   commit: Joi.string().allow(null).required(),
@@ -60,20 +66,24 @@ export const systemOverview = Joi.object<SystemOverview, true>({
 
 export const powerRequest = Joi.object<PowerRequest, true>({ action: Joi.string().valid('restart', 'shutdown').required() }).id('PowerRequest');
 
-export const powerAnswer = Joi.object<PowerAnswer, true>({
-  action: Joi.string().valid('restart', 'shutdown').required(),
-  at: isoTime().required(),
-  jobs: Joi.array()
-    .items(
-      Joi.object<CutJob, true>({
-        id: id().required(),
-        kind: Joi.string().required(),
-        state: Joi.string().valid('queued', 'running').required(),
-        userId: id().allow(null).required(),
-      }),
-    )
-    .required(),
-}).id('PowerAnswer');
+const cutJobs = Joi.array()
+  .items(
+    Joi.object<CutJob, true>({
+      id: id().required(),
+      kind: Joi.string().required(),
+      state: Joi.string().valid('queued', 'running').required(),
+      userId: id().allow(null).required(),
+    }),
+  )
+  .required();
+const powerAction = Joi.string().valid('restart', 'shutdown').required();
+
+export const powerAnswer = Joi.object<PowerAnswer, true>({ action: powerAction, at: isoTime().required(), jobs: cutJobs }).id('PowerAnswer');
+
+export const powerState = Joi.object<PowerState, true>({
+  pending: Joi.object({ action: powerAction, at: isoTime().required() }).allow(null).required(),
+  jobs: cutJobs,
+}).id('PowerState');
 
 export const systemOverviewRoutes = {
   overview: defineRoute({
@@ -84,6 +94,16 @@ export const systemOverviewRoutes = {
     summary: 'Version, commit, operating system, kernel, machine, processor, memory, host name and uptime; the `system/monitor` topic shows the load live',
     status: 200,
     response: systemOverview,
+    errors: [],
+  }),
+  powerState: defineRoute({
+    id: 'system.powerState',
+    method: 'GET',
+    path: '/api/system/power',
+    access: 'right:system.power',
+    summary: 'The unfinished jobs a restart or shut-down would cut now, and the one under way: what the confirmation names',
+    status: 200,
+    response: powerState,
     errors: [],
   }),
   power: defineRoute({

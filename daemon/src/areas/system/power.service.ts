@@ -1,4 +1,4 @@
-import type { CutJob, PowerAction, PowerAnswer } from '../../../../shared/src/api/system-overview.ts';
+import type { CutJob, PowerAction, PowerAnswer, PowerState } from '../../../../shared/src/api/system-overview.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -30,14 +30,14 @@ export class PowerService {
 
   constructor(private readonly deps: PowerDeps) {}
 
+  async state(): Promise<PowerState> {
+    const pending = this.pending && { action: this.pending.action, at: new Date(this.pending.at).toISOString() };
+    return { pending, jobs: await this.cutJobs() };
+  }
+
   async request(principal: Principal, action: PowerAction): Promise<PowerAnswer> {
     if (this.pending) throw new ProblemError('system.power.pending', { action: this.pending.action, at: new Date(this.pending.at).toISOString() });
-    const jobs: CutJob[] = (await this.deps.unfinishedJobs()).map((j) => ({
-      id: j.id,
-      kind: j.kind,
-      state: j.state === 'queued' ? 'queued' : 'running',
-      userId: j.userId,
-    }));
+    const jobs = await this.cutJobs();
     const at = this.deps.clock.now() + this.deps.delayMs;
     const timer = setTimeout(() => void this.act(action), this.deps.delayMs);
     this.pending = { action, at, timer };
@@ -50,6 +50,10 @@ export class PowerService {
       jobs: jobs.map((j) => j.id),
     });
     return { action, at: new Date(at).toISOString(), jobs };
+  }
+
+  private async cutJobs(): Promise<CutJob[]> {
+    return (await this.deps.unfinishedJobs()).map((j) => ({ id: j.id, kind: j.kind, state: j.state === 'queued' ? 'queued' : 'running', userId: j.userId }));
   }
 
   close(): void {

@@ -15,6 +15,7 @@ export function systemTimeHandlers(time: TimeService): AreaHandlers<typeof syste
 export function systemOverviewHandlers(overview: OverviewService, power: PowerService): AreaHandlers<typeof systemOverviewRoutes> {
   return {
     overview: () => overview.get(),
+    powerState: () => power.state(),
     power: ({ user, body }) => power.request(user, body.action),
   };
 }
