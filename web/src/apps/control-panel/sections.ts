@@ -33,4 +33,6 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'shares', label: 'controlPanel.section.shares', load: () => import('./shares/SharesSection.svelte') },
   { id: 'homes', label: 'controlPanel.section.homes', load: () => import('./homes/HomesSection.svelte') },
   { id: 'region', label: 'controlPanel.section.region', load: () => import('./region/RegionSection.svelte') },
+  { id: 'time', label: 'controlPanel.section.time', load: () => import('./time/TimeSection.svelte') },
+  { id: 'power', label: 'controlPanel.section.power', load: () => import('./power/PowerSection.svelte') },
 ];

@@ -22,6 +22,12 @@ import versionsDe from '../../apps/files/versions/i18n/de.json' with { type: 'js
 import versionsEn from '../../apps/files/versions/i18n/en.json' with { type: 'json' };
 import appCenterDe from '../../apps/app-center/i18n/de.json' with { type: 'json' };
 import appCenterEn from '../../apps/app-center/i18n/en.json' with { type: 'json' };
+import timeDe from '../../apps/control-panel/time/i18n/de.json' with { type: 'json' };
+import timeEn from '../../apps/control-panel/time/i18n/en.json' with { type: 'json' };
+import powerDe from '../../apps/control-panel/power/i18n/de.json' with { type: 'json' };
+import powerEn from '../../apps/control-panel/power/i18n/en.json' with { type: 'json' };
+import overviewDe from '../../apps/overview/i18n/de.json' with { type: 'json' };
+import overviewEn from '../../apps/overview/i18n/en.json' with { type: 'json' };
 
 /**
  * Every dictionary of the UI, merged: the shell's own (en.json, de.json) and one pair per app
@@ -41,6 +47,9 @@ export const enMessages = {
   ...regionEn,
   ...versionsEn,
   ...appCenterEn,
+  ...timeEn,
+  ...powerEn,
+  ...overviewEn,
 };
 export const deMessages = {
   ...de,
@@ -55,4 +64,7 @@ export const deMessages = {
   ...regionDe,
   ...versionsDe,
   ...appCenterDe,
+  ...timeDe,
+  ...powerDe,
+  ...overviewDe,
 };
