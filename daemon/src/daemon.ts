@@ -296,7 +296,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   // Storage is built after it: the zone hook and the pool list reach it through this binding.
   let storageArea: ReturnType<typeof createStorageArea> | null = null;
   const systemHost = await createSystemHostArea({
-    ...{ mode: config.mode, startedAt, settings: systemSettings, clock, logger, topics, options: options.system },
+    mode: config.mode,
+    startedAt,
+    settings: systemSettings,
+    clock,
+    logger,
+    topics,
+    options: options.system,
     unfinishedJobs: () => jobs.unfinished(),
     zoneChanged: async (from, to) => storageArea?.schedules.zoneChanged(from, to),
     pools: () => storageArea?.pools.lastRead() ?? null,
