@@ -5,6 +5,7 @@ import { hostTreeBench } from './host-tree.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
+import { systemBench } from './system.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
 import { tlsBench } from './tls.bench.ts';
 import { transferBench } from './transfer.bench.ts';
@@ -22,6 +23,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'host-tree', run: hostTreeBench },
   { name: 'apps', run: appsBench },
   { name: 'tls', run: tlsBench },
+  { name: 'system', run: systemBench },
 ];
 
 const only = process.argv.slice(2);

@@ -40,6 +40,7 @@ import { SystemService } from './areas/system/system.service.ts';
 import { firstRunHandlers, systemHandlers } from './areas/system/system.routes.ts';
 import { FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
+import { createSystemHostArea, type SystemHostOptions } from './areas/system/system-host-area.ts';
 import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
 import { usersHandlers } from './areas/users/users.routes.ts';
@@ -128,6 +129,8 @@ export interface DaemonOptions {
   firstRunSetup?: boolean;
   /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
   fileServices?: { deployment: FileServicesDeployment };
+  /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
+  system?: SystemHostOptions;
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -171,12 +174,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let firstRun: FirstRunSetup | null = null;
   // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
   let tlsArea: TlsArea | null = null;
+  const systemSettings = initSystemSettingModel(db);
   const system = new SystemService({
     mode: config.mode,
     startedAt,
     firstRun: async () => (await userRows.count()) === 0 || existsSync(path.join(config.dataDir, initialAdminFile)),
     setupCode: () => firstRun?.waiting() ?? false,
-    settings: initSystemSettingModel(db),
+    settings: systemSettings,
     logger,
     rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
   });
@@ -305,6 +309,20 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     folderChanged: (folder) => sharesArea.listings.invalidate(folder),
     entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
+  // Storage is built after it: the zone hook and the pool list reach it through this binding.
+  let storageArea: ReturnType<typeof createStorageArea> | null = null;
+  const systemHost = await createSystemHostArea({
+    mode: config.mode,
+    startedAt,
+    settings: systemSettings,
+    clock,
+    logger,
+    topics,
+    options: options.system,
+    unfinishedJobs: () => jobs.unfinished(),
+    zoneChanged: async (from, to) => storageArea?.schedules.zoneChanged(from, to),
+    pools: () => storageArea?.pools.lastRead() ?? null,
+  });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
   const storage = createStorageArea({
     db,
@@ -336,7 +354,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
     restorePointShares: () => sharesArea.shares.datasets(),
     dataDir: config.dataDir,
+    zone: () => systemHost.time.zone(),
   });
+  storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
   if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
   homesService = storage.homes;
@@ -385,6 +405,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.system, systemHandlers(system), routeDeps);
       registerArea(router, api.firstRun, firstRunHandlers(setup), routeDeps);
       registerArea(router, api.tls, tls.handlers, routeDeps);
+      systemHost.mount(router, routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
@@ -444,6 +465,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
     async close() {
       await scheduler.stop();
+      systemHost.close();
       await apps.backends.stopAll();
       apps.close();
       // Renders in flight publish and write rows: let them finish while topics and db are still open.

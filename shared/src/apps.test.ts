@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { appIdPattern, coreApps, coreAppsFor, findCoreApp, mayOpenCoreApp, type CoreApp } from './apps.ts';
 
 describe('core app registry', () => {
-  it('has the five core apps under org.service.* with titles in en and de', () => {
+  it('has the six core apps under org.service.* with titles in en and de', () => {
     expect(coreApps.map((a) => a.id)).to.deep.equal([
       'org.service.files',
       'org.service.control-panel',
       'org.service.storage-manager',
       'org.service.logs',
       'org.service.app-center',
+      'org.service.overview',
     ]);
     for (const app of coreApps) {
       expect(app.id).to.match(appIdPattern);

@@ -70,6 +70,13 @@ export const coreApps: readonly CoreApp[] = [
     right: 'admin',
     defaultWindow: { width: 1024, height: 720 },
   },
+  {
+    id: 'org.service.overview',
+    icon: 'activity',
+    title: { en: 'Overview', de: 'Übersicht' },
+    right: 'admin',
+    defaultWindow: { width: 900, height: 680 },
+  },
 ];
 
 const byId = new Map<string, CoreApp>(coreApps.map((app) => [app.id, app]));

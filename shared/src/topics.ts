@@ -8,6 +8,7 @@ import type { LogEntry } from './api/logs.ts';
 import type { EffectiveRights } from './api/permissions.ts';
 import type { PoolList, StorageHealth } from './api/storage.ts';
 import type { AdminAppList, AppLogLevel } from './api/apps.ts';
+import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -89,6 +90,9 @@ export type AppsAdminEvent = { type: 'changed'; data: AdminAppList };
 /** To an app's windows: its log level (debug on or off) changed. */
 export type AppsEvent = { type: 'logLevel'; data: { appId: string; level: AppLogLevel } };
 
+/** One second of the box's load, sent while anybody watches; administrators only. */
+export type SystemMonitorEvent = { type: 'sample'; data: ResourceSample };
+
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
   storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
@@ -113,6 +117,8 @@ export const topics = {
   appsAdmin: topic<AdminAppList, AppsAdminEvent>(/^apps\/admin$/),
   /** `apps/<appId>`: for the windows of an app the caller may use; snapshot: the app's log level. */
   apps: topic<{ appId: string; level: AppLogLevel }, AppsEvent>(/^apps\/[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/),
+  /** The resource monitor: sampled each second only while subscribed; snapshot: the last hour's samples. */
+  systemMonitor: topic<ResourceHistory, SystemMonitorEvent>(/^system\/monitor$/),
 };
 
 export const topicName = {
@@ -129,6 +135,7 @@ export const topicName = {
   logTail: 'logs/tail',
   appsAdmin: 'apps/admin',
   apps: (appId: string) => `apps/${appId}`,
+  systemMonitor: 'system/monitor',
 };
 
 /** What a client receives for a subscribed topic. */

@@ -14,6 +14,8 @@ const tools: Record<string, { feature: string; package: string }> = {
   setfacl: { feature: 'access control lists', package: 'acl' },
   getfacl: { feature: 'access control lists', package: 'acl' },
   nginx: { feature: 'the reverse proxy', package: 'nginx' },
+  chronyc: { feature: 'time synchronisation', package: 'chrony' },
+  systemctl: { feature: 'restart and shut-down', package: 'systemd' },
 };
 
 /** The feature and package of a program; a program not listed names itself. */

@@ -18,6 +18,8 @@ import type { RouteTable } from './route.ts';
 import { sharesRoutes } from './shares.ts';
 import { storageRoutes } from './storage.ts';
 import { systemRoutes } from './system.ts';
+import { systemOverviewRoutes } from './system-overview.ts';
+import { systemTimeRoutes } from './system-time.ts';
 import { thumbnailsRoutes } from './thumbnails.ts';
 import { tlsRoutes } from './tls.ts';
 import { trashRoutes } from './trash.ts';
@@ -37,6 +39,8 @@ export const api = {
   shares: sharesRoutes,
   storage: storageRoutes,
   system: systemRoutes,
+  systemTime: systemTimeRoutes,
+  systemOverview: systemOverviewRoutes,
   thumbnails: thumbnailsRoutes,
   fileOperations: fileOperationsRoutes,
   trash: trashRoutes,

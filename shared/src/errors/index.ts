@@ -13,6 +13,7 @@ import { logErrors } from './logs.ts';
 import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
+import { systemErrors } from './system.ts';
 import { thumbnailErrors } from './thumbnails.ts';
 import { tlsErrors } from './tls.ts';
 import { topicErrors } from './topics.ts';
@@ -40,6 +41,7 @@ export const errorCatalog = {
   ...appErrors,
   ...firstRunErrors,
   ...tlsErrors,
+  ...systemErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

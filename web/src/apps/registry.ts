@@ -11,4 +11,5 @@ export const appComponents: Partial<Record<string, () => Promise<{ default: Comp
   'org.service.logs': () => import('./logs/LogsApp.svelte'),
   'org.service.storage-manager': () => import('./storage-manager/StorageManager.svelte'),
   'org.service.app-center': () => import('./app-center/AppCenter.svelte'),
+  'org.service.overview': () => import('./overview/OverviewApp.svelte'),
 };

@@ -13,6 +13,8 @@ export interface RestorePointsDeps {
   snapshots: SnapshotsService;
   clock: Clock;
   logger: Logger;
+  /** The box's time zone: a restore point per day of it. */
+  zone?: () => string;
   /** Every dataset share and whether its restore points are on. */
   shares(): Promise<{ dataset: string | null; restorePoints: boolean }[]>;
 }
@@ -28,7 +30,7 @@ export function restorePointsToPrune(snapshots: readonly { name: string; recorde
 }
 
 /**
- * Daily restore points of shares: one snapshot per UTC day while switched on, each kept 7 days.
+ * Daily restore points of shares: one snapshot per day of the box's zone while switched on, each kept 7 days.
  * Pruning also runs for shares switched off, so their last restore points still age out.
  */
 export class RestorePoints {
@@ -53,7 +55,7 @@ export class RestorePoints {
 
   private async runOne(dataset: string, enabled: boolean, now: number): Promise<void> {
     const objects = (await this.deps.zfs.objects(dataset, 1)).filter((o) => o.name.startsWith(`${dataset}@`));
-    const day = periodStart('daily', now);
+    const day = periodStart('daily', now, this.deps.zone?.());
     if (enabled && !objects.some((o) => o.name === `${dataset}@${serviceSnapshotName('restore', day)}`)) {
       await this.deps.snapshots.take(dataset, 'restore', day);
       this.deps.logger.info('restore point taken', { component: 'storage', dataset });

@@ -2,23 +2,26 @@ import type { Frequency, ScheduleEntry, StorageScheduleList, StorageScheduleUpda
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { fromWallTime, wallTime } from '../../core/zoned-time.ts';
 import type { StorageModels } from './storage.model.ts';
 
 const smartKey = 'smart';
 const scrubKey = (pool: string) => `scrub:${pool}`;
 
-/** The next run after `from`: a week or a calendar month later (UTC). */
-export function nextRunAfter(frequency: Frequency, from: number): number | null {
+/** The next run after `from`: a week or a calendar month later, at the same time on the wall clock of `zone` (the box's). */
+export function nextRunAfter(frequency: Frequency, from: number, zone = 'UTC'): number | null {
   if (frequency === 'off') return null;
-  if (frequency === 'weekly') return from + 7 * 24 * 3600_000;
-  const d = new Date(from);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes());
+  const w = wallTime(from, zone);
+  const at = { ...w, second: 0 };
+  return fromWallTime(frequency === 'weekly' ? { ...at, day: w.day + 7 } : { ...at, month: w.month + 1 }, zone);
 }
 
 export interface SchedulesDeps {
   models: StorageModels;
   clock: Clock;
   logger: Logger;
+  /** The box's time zone: runs keep their time of day on its wall clock. */
+  zone?: () => string;
   poolNames(): Promise<string[]>;
   scrub(pool: string): Promise<void>;
   smartSelfTests(): Promise<void>;
@@ -60,16 +63,32 @@ export class SchedulesService {
       } catch (err) {
         this.deps.logger.warn('storage schedule failed', { component: 'storage', schedule: row.key, error: err instanceof Error ? err.message : String(err) });
       }
-      const next = nextRunAfter(row.frequency, now);
+      const next = nextRunAfter(row.frequency, now, this.zone());
       await row.update({ lastRunAt: new Date(now).toISOString(), nextRunAt: next === null ? null : new Date(next).toISOString() });
     }
+  }
+
+  /**
+   * The box moved to another zone: each planned run keeps its time of day on the wall clock, as
+   * a cron job does, so a scrub at 03:00 stays at 03:00 in the new zone. A run that lands in the past is due now.
+   */
+  async zoneChanged(from: string, to: string): Promise<void> {
+    for (const row of await this.deps.models.schedules.findAll()) {
+      if (row.nextRunAt === null) continue;
+      const next = fromWallTime(wallTime(Date.parse(row.nextRunAt), from), to);
+      await row.update({ nextRunAt: new Date(next).toISOString() });
+    }
+  }
+
+  private zone(): string {
+    return this.deps.zone?.() ?? 'UTC';
   }
 
   private async set(key: string, frequency: Frequency): Promise<void> {
     const row = await this.deps.models.schedules.findByPk(key);
     if (row?.frequency === frequency) return;
     const from = row?.lastRunAt ? Date.parse(row.lastRunAt) : this.deps.clock.now();
-    const next = nextRunAfter(frequency, from);
+    const next = nextRunAfter(frequency, from, this.zone());
     await this.deps.models.schedules.upsert({
       key,
       frequency,

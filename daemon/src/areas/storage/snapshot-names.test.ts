@@ -21,6 +21,14 @@ describe('snapshot names and pruning', () => {
     expect(periodStart('monthly', t0)).to.equal(Date.UTC(2026, 10, 1));
   });
 
+  it("cuts periods at the box zone's midnights", () => {
+    // 10:30 UTC on Sunday 22 November is 19:30 in Tokyo and 05:30 in New York; 10:10 UTC is 15:40 in Kolkata.
+    expect(periodStart('daily', t0, 'Asia/Tokyo')).to.equal(Date.UTC(2026, 10, 21, 15));
+    expect(periodStart('hourly', Date.UTC(2026, 10, 22, 10, 10), 'Asia/Kolkata')).to.equal(Date.UTC(2026, 10, 22, 9, 30));
+    expect(periodStart('weekly', t0, 'America/New_York')).to.equal(Date.UTC(2026, 10, 16, 5));
+    expect(periodStart('monthly', t0, 'Europe/Berlin')).to.equal(Date.UTC(2026, 9, 31, 23));
+  });
+
   it('prunes only its own snapshots beyond keep, never held ones, never future-dated ones', () => {
     const own = (i: number, extra: Partial<PruneCandidate> = {}): PruneCandidate => ({
       name: serviceSnapshotName('hourly', t0 - i * hour),

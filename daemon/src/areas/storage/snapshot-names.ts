@@ -1,4 +1,5 @@
 import type { ServiceKind, SnapshotKind } from '../../../../shared/src/api/storage.ts';
+import { fromWallTime, wallTime } from '../../core/zoned-time.ts';
 
 /** `20261122T024600Z`: UTC, sortable, no characters ZFS refuses. */
 export function compactUtc(ms: number): string {
@@ -26,20 +27,18 @@ export function parseServiceName(name: string): { kind: ServiceKind; at: number 
   return at === null ? null : { kind: m[1] as ServiceKind, at };
 }
 
-/** Start of the UTC hour, day, week (from Monday) or month holding `ms`. */
-export function periodStart(kind: SnapshotKind, ms: number): number {
-  const d = new Date(ms);
+/** Start of the hour, day, week (from Monday) or month holding `ms`, on the wall clock of `zone` (the box's). */
+export function periodStart(kind: SnapshotKind, ms: number, zone = 'UTC'): number {
+  const w = wallTime(ms, zone);
   switch (kind) {
     case 'hourly':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours());
+      return fromWallTime({ ...w, minute: 0, second: 0 }, zone);
     case 'daily':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-    case 'weekly': {
-      const sinceMonday = (d.getUTCDay() + 6) % 7;
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - sinceMonday);
-    }
+      return fromWallTime({ ...w, hour: 0, minute: 0, second: 0 }, zone);
+    case 'weekly':
+      return fromWallTime({ ...w, day: w.day - ((w.weekday + 6) % 7), hour: 0, minute: 0, second: 0 }, zone);
     case 'monthly':
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+      return fromWallTime({ ...w, day: 1, hour: 0, minute: 0, second: 0 }, zone);
   }
 }
 

@@ -17,9 +17,11 @@ export interface SnapshotSchedulesDeps {
   zfs: ZfsDriver;
   clock: Clock;
   logger: Logger;
+  /** The box's time zone: periods start at its midnights. */
+  zone?: () => string;
 }
 
-/** Per-dataset schedules: one snapshot per UTC period, pruning only their own beyond keep. */
+/** Per-dataset schedules: one snapshot per period of the box's zone, pruning only their own beyond keep. */
 export class SnapshotSchedules {
   constructor(private readonly deps: SnapshotSchedulesDeps) {}
 
@@ -59,7 +61,7 @@ export class SnapshotSchedules {
 
   private async runOne(dataset: string, kind: SnapshotKind, keep: number): Promise<void> {
     const now = this.deps.clock.now();
-    const at = periodStart(kind, now);
+    const at = periodStart(kind, now, this.deps.zone?.());
     const objects = (await this.deps.zfs.objects(dataset, 1)).filter((o) => o.name.startsWith(`${dataset}@`));
     const name = serviceSnapshotName(kind, at);
     if (!objects.some((o) => o.name === `${dataset}@${name}`)) {

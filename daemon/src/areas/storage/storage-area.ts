@@ -70,6 +70,8 @@ export interface StorageAreaDeps {
   /** Private folders (snapshot clones' mount points) live below it. */
   dataDir: string;
   options: StorageOptions;
+  /** The box's time zone (System, Time): daily times of schedules and snapshots follow it. */
+  zone?: () => string;
 }
 
 const periodicMs = 60_000;
@@ -86,7 +88,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
   const models = initStorageModels(deps.db);
   const pools = new PoolsService({ zfs, clock, publisher: deps.topics, importDirs: options.importDirs, scrubPollMs: options.scrubPollMs });
   const snapshots = new SnapshotsService({ zfs, clock });
-  const snapshotSchedules = new SnapshotSchedules({ models, snapshots, zfs, clock, logger });
+  const snapshotSchedules = new SnapshotSchedules({ models, snapshots, zfs, clock, logger, zone: deps.zone });
   const alerts = new AlertsService({ models, clock, publish: (t, type, data) => deps.topics.publish(t, type, data) });
   const candidatePaths = async () => (await guard.facts()).map((f) => f.device.path);
   const refresh = async () => {
@@ -108,6 +110,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
   const schedules = new SchedulesService({
     models,
     clock,
+    zone: deps.zone,
     logger,
     poolNames: async () => (await zfs.listPools()).map((p) => p.name),
     scrub: (pool) => pools.startScrub(pool),
@@ -129,7 +132,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
   deps.jobs.register<VersionRestoreParams, { path: string }>(versionRestoreJob, {
     run: (ctx) => runVersionRestore({ versions, reader, shareById: deps.versionShares.shareById }, ctx),
   });
-  const restorePoints = new RestorePoints({ zfs, snapshots, clock, logger, shares: deps.restorePointShares });
+  const restorePoints = new RestorePoints({ zfs, snapshots, clock, logger, zone: deps.zone, shares: deps.restorePointShares });
   deps.topics.register(storagePoolsTopic(pools));
   deps.topics.register(storageAlertsTopic(alerts));
   // Background storage work (polling pools, scrubs, snapshots) only where storage is the daemon's

@@ -85,6 +85,12 @@ export class JobEngine {
     return rows.map((row) => toJob(row, this.running.get(row.id)?.run.progress));
   }
 
+  /** Every queued and running job of every user, oldest first: what a restart or shut-down would cut. */
+  async unfinished(): Promise<Job[]> {
+    const rows = [...(await this.store.inState('running')), ...(await this.store.inState('queued'))].sort((a, b) => a.id - b.id);
+    return rows.map((row) => toJob(row, this.running.get(row.id)?.run.progress));
+  }
+
   /** Queued: cancelled at once. Running: asked to stop, cancelled once its work gives up. Finished: nothing changes. */
   async cancel(id: number, reader: JobReader): Promise<void> {
     await this.get(id, reader);

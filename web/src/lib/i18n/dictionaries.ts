@@ -24,6 +24,12 @@ import appCenterDe from '../../apps/app-center/i18n/de.json' with { type: 'json'
 import appCenterEn from '../../apps/app-center/i18n/en.json' with { type: 'json' };
 import certificatesDe from '../../apps/control-panel/certificates/i18n/de.json' with { type: 'json' };
 import certificatesEn from '../../apps/control-panel/certificates/i18n/en.json' with { type: 'json' };
+import timeDe from '../../apps/control-panel/time/i18n/de.json' with { type: 'json' };
+import timeEn from '../../apps/control-panel/time/i18n/en.json' with { type: 'json' };
+import powerDe from '../../apps/control-panel/power/i18n/de.json' with { type: 'json' };
+import powerEn from '../../apps/control-panel/power/i18n/en.json' with { type: 'json' };
+import overviewDe from '../../apps/overview/i18n/de.json' with { type: 'json' };
+import overviewEn from '../../apps/overview/i18n/en.json' with { type: 'json' };
 
 /**
  * Every dictionary of the UI, merged: the shell's own (en.json, de.json) and one pair per app
@@ -44,6 +50,9 @@ export const enMessages = {
   ...versionsEn,
   ...appCenterEn,
   ...certificatesEn,
+  ...timeEn,
+  ...powerEn,
+  ...overviewEn,
 };
 export const deMessages = {
   ...de,
@@ -59,4 +68,7 @@ export const deMessages = {
   ...versionsDe,
   ...appCenterDe,
   ...certificatesDe,
+  ...timeDe,
+  ...powerDe,
+  ...overviewDe,
 };

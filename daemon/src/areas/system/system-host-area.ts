@@ -1,0 +1,106 @@
+import type { Router } from 'express';
+import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { PoolList, Vdev } from '../../../../shared/src/api/storage.ts';
+import { topicName } from '../../../../shared/src/topics.ts';
+import type { Mode } from '../../config/config.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { kernelName } from '../../host/block-names.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { readCounters } from '../../host/resource-counters.ts';
+import { TimeHost } from '../../host/time/time-host.ts';
+import { monitorTopic } from './monitor.topic.ts';
+import { OverviewService } from './overview.service.ts';
+import { PowerService } from './power.service.ts';
+import { ResourceMonitor } from './resource-monitor.ts';
+import type { SystemSettingRow } from './system-settings.model.ts';
+import { systemOverviewHandlers, systemTimeHandlers } from './system-host.routes.ts';
+import { TimeService } from './time.service.ts';
+
+/** Seams of the System area's host effects for tests. */
+export interface SystemHostOptions {
+  /** Writes the zone files and chrony's configuration under this folder, even in development mode. */
+  root?: string;
+  /** Time between a power request's answer and the act (default 5 s). */
+  powerDelayMs?: number;
+}
+
+export interface SystemHostDeps {
+  mode: Mode;
+  startedAt: number;
+  settings: typeof SystemSettingRow;
+  clock: Clock;
+  logger: Logger;
+  topics: TopicPublisher & { register(provider: TopicProvider): void; listenerCount(topic: string): number };
+  unfinishedJobs(): Promise<Job[]>;
+  /** The zone changed: the storage area's schedules move with it. */
+  zoneChanged(from: string, to: string): Promise<void>;
+  /** The pools as last read, for each pool's disk throughput. */
+  pools(): PoolList | null;
+  options?: SystemHostOptions;
+}
+
+function leaves(vdevs: readonly Vdev[]): string[] {
+  return vdevs.flatMap((v) => (v.children.length === 0 ? [v.name] : leaves(v.children)));
+}
+
+/** Time, overview, resource monitor and power: the System area's parts that touch the machine. */
+export async function createSystemHostArea(deps: SystemHostDeps) {
+  const { logger, clock, mode } = deps;
+  const box = mode === 'box';
+  const runner = new CommandRunner(logger, box);
+  const root = deps.options?.root;
+  const time = new TimeService({
+    host: new TimeHost({ root: root ?? '/', writeFiles: box || root !== undefined, runner, logger }),
+    settings: deps.settings,
+    clock,
+    logger,
+    zoneChanged: deps.zoneChanged,
+  });
+  await time.init();
+  const overview = new OverviewService({ runner, startedAt: deps.startedAt });
+  const power = new PowerService({ runner, unfinishedJobs: deps.unfinishedJobs, clock, logger, delayMs: deps.options?.powerDelayMs ?? 5000 });
+  // Pool members change rarely: resolved again only when the pools were read again.
+  let members: { readAt: string; map: Map<string, string[]> } | null = null;
+  const poolMembers = async (): Promise<Map<string, string[]>> => {
+    const list = deps.pools();
+    if (!list) return new Map();
+    if (members?.readAt !== list.readAt) {
+      const map = new Map<string, string[]>();
+      for (const pool of list.pools) {
+        const names = await Promise.all(leaves(pool.vdevGroups.flatMap((g) => g.vdevs)).map(kernelName));
+        map.set(
+          pool.name,
+          names.filter((n): n is string => n !== null),
+        );
+      }
+      members = { readAt: list.readAt, map };
+    }
+    return members.map;
+  };
+  const monitor = new ResourceMonitor({
+    read: readCounters,
+    poolMembers,
+    listeners: () => deps.topics.listenerCount(topicName.systemMonitor),
+    publish: (sample) => deps.topics.publish(topicName.systemMonitor, 'sample', sample),
+    clock,
+    logger,
+  });
+  deps.topics.register(monitorTopic(monitor));
+  return {
+    time,
+    power,
+    monitor,
+    mount(router: Router, routeDeps: RouteDeps): void {
+      registerArea(router, api.systemTime, systemTimeHandlers(time), routeDeps);
+      registerArea(router, api.systemOverview, systemOverviewHandlers(overview, power), routeDeps);
+    },
+    close(): void {
+      monitor.close();
+      power.close();
+    },
+  };
+}
