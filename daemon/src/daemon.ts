@@ -1,9 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Express } from 'express';
-import type { Sequelize } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
@@ -11,20 +8,12 @@ import { appTokenResolver, mountApps } from './areas/apps/apps-http.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
+import { createDesktopArea } from './areas/desktop/desktop-area.ts';
 import { desktopHandlers } from './areas/desktop/desktop.routes.ts';
-import { initDesktopModels } from './areas/desktop/desktop.model.ts';
-import { DesktopService } from './areas/desktop/desktop.service.ts';
-import { desktopTopic } from './areas/desktop/desktop.topic.ts';
-import { DesktopWallpaper } from './areas/desktop/desktop-wallpaper.ts';
-import { WallpaperStore } from './areas/desktop/wallpaper-store.ts';
-import { initNotificationModel } from './areas/notifications/notification.model.ts';
-import { scheduleNotificationPrune } from './areas/notifications/notifications.jobs.ts';
 import { notificationsHandlers } from './areas/notifications/notifications.routes.ts';
-import { NotificationsService } from './areas/notifications/notifications.service.ts';
-import { notificationsTopic } from './areas/notifications/notifications.topic.ts';
 import { filesHandlers } from './areas/files/files.routes.ts';
 import { createSharesArea } from './areas/shares/shares-area.ts';
-import { createStorageArea, defaultStorageOptions, type StorageOptions } from './areas/storage/storage-area.ts';
+import { createStorageArea, defaultStorageOptions } from './areas/storage/storage-area.ts';
 import { storageHandlers } from './areas/storage/storage.routes.ts';
 import { homesHandlers } from './areas/storage/homes.routes.ts';
 import type { HomesService } from './areas/storage/homes.service.ts';
@@ -40,33 +29,28 @@ import { SystemService } from './areas/system/system.service.ts';
 import { firstRunHandlers, systemHandlers } from './areas/system/system.routes.ts';
 import { FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
-import { createSystemHostArea, type SystemHostOptions } from './areas/system/system-host-area.ts';
+import { createSystemHostArea } from './areas/system/system-host-area.ts';
 import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
 import { groupsHandlers } from './areas/users/groups.routes.ts';
 import { usersHandlers } from './areas/users/users.routes.ts';
 import { permissionsHandlers } from './areas/permissions/permissions.routes.ts';
 import { initialAdminFile } from './areas/users/initial-admin.ts';
 import { initUserModel } from './areas/users/user.model.ts';
-import { loadConfig, type Config } from './config/config.ts';
+import { loadConfig } from './config/config.ts';
 import { PrincipalCache } from './core/principal-cache.ts';
-import { createLogger, type Logger } from './core/logger.ts';
-import { JournalIngest } from './areas/logs/journal-ingest.ts';
+import { createLogger } from './core/logger.ts';
 import { LogStore } from './areas/logs/log-store.ts';
 import { logsHandlers } from './areas/logs/logs.routes.ts';
-import { LogsService, noArchive, type LogArchiveLocation } from './areas/logs/logs.service.ts';
+import { createLogsArea } from './areas/logs/logs-area.ts';
 import { poolArchive } from './areas/logs/pool-archive.ts';
-import { logTailTopic } from './areas/logs/logs.topic.ts';
 import { CommandRunner } from './host/command-runner.ts';
-import { daemonFs } from './host/share-fs/daemon-fs.ts';
-import type { ShareFsFor } from './host/share-fs/share-fs.ts';
-import { UserFsPool } from './host/share-fs/user-fs-pool.ts';
+import { userFsFor } from './host/share-fs/user-fs-pool.ts';
 import { boxDeployment } from './host/file-services/box-deployment.ts';
-import { FileServices, type FileServicesDeployment } from './host/file-services/file-services.ts';
+import { FileServices } from './host/file-services/file-services.ts';
 import { fileServicesState } from './host/file-services/state-source.ts';
 import { trashFolderName, uploadTempPrefix } from './areas/files/safe-path.ts';
 import { specialRights } from '../../shared/src/api/permissions.ts';
-import { JournalReader } from './host/journal.ts';
-import { systemClock, type Clock } from './core/clock.ts';
+import { systemClock } from './core/clock.ts';
 import { JobEngine } from './core/jobs/job-engine.ts';
 import { jobsListTopicProvider, jobTopicProvider } from './core/jobs/job-topic.ts';
 import { Scheduler } from './core/scheduler.ts';
@@ -83,60 +67,12 @@ import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 
-export interface Daemon {
-  config: Readonly<Config>;
-  app: Express;
-  server: Server;
-  logger: Logger;
-  db: Sequelize;
-  /** The live topics hub: areas register their topic providers and publish here. */
-  topics: TopicsHub;
-  /** Sessions in SQLite; ending one closes its sockets. */
-  sessionStore: SqliteSessionStore;
-  /** The jobs engine: areas register their job kinds here (tests register test-only kinds). */
-  jobs: JobEngine;
-  /** Periodic work of every area. */
-  scheduler: Scheduler;
-  /** The address the server listens on once started (port 0 becomes the real port). */
-  url(): string;
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
+import type { Daemon, DaemonOptions } from './daemon-types.ts';
 
-export interface DaemonOptions {
-  config?: Partial<Config>;
-  env?: NodeJS.ProcessEnv;
-  /** The time the daemon goes by (retention, expiry); tests move it. */
-  clock?: Clock;
-  /** Log store seams for tests: an archive directory before pools exist, a small export limit. */
-  logs?: { archive?: LogArchiveLocation; exportLimit?: number };
-  /**
-   * Storage seams: `apply: true` runs ZFS changes even in development mode (storage system tests
-   * against zfs-fuse); loop devices, a small minimum disk size, the pools' mount root and import scan folders.
-   */
-  storage?: Partial<StorageOptions>;
-  /**
-   * Whether users' file reads and writes run in worker processes with their own uid, gid and
-   * groups; on by default on a box (accounts are real there). Needs root; tests with real accounts turn it on.
-   */
-  files?: { userIdentity?: boolean };
-  /**
-   * Apps seams: `accounts: true` creates apps' system accounts even in development mode (system
-   * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
-   */
-  apps?: { accounts?: boolean };
-  /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */
-  firstRunSetup?: boolean;
-  /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
-  fileServices?: { deployment: FileServicesDeployment };
-  /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
-  system?: SystemHostOptions;
-}
+export type { Daemon, DaemonOptions } from './daemon-types.ts';
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
 const jobPruneIntervalMs = 60 * 60 * 1000;
-const logMaintainIntervalMs = 10 * 60 * 1000;
-const journalPollMs = 2000;
 
 /**
  * The composition root: builds everything in order and hands each service the narrow
@@ -166,14 +102,22 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let homesService: HomesService | null = null;
   // Installed apps join the permission catalog, which identity (built first) reads through this binding.
   let appsArea: AppsArea | null = null;
-  const wallpaperStore = new WallpaperStore(path.join(config.dataDir, 'wallpapers'));
-  await wallpaperStore.sweep();
-  // Built with the desktop further down; user deletion reaches it through this binding.
-  let desktopWallpaper: DesktopWallpaper | null = null;
   // Needs the users service, built after the system service that reports it.
   let firstRun: FirstRunSetup | null = null;
   // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
   let tlsArea: TlsArea | null = null;
+  const clock = options.clock ?? systemClock;
+  const scheduler = new Scheduler({ clock, logger });
+  const desktopArea = await createDesktopArea({
+    db,
+    dataDir: config.dataDir,
+    clock,
+    logger,
+    topics,
+    scheduler,
+    installedApps: async (caller) => (await appsArea?.apps.desktopApps(caller)) ?? [],
+  });
+  const { desktop, notifications } = desktopArea;
   const systemSettings = initSystemSettingModel(db);
   const system = new SystemService({
     mode: config.mode,
@@ -184,7 +128,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
   });
-  const clock = options.clock ?? systemClock;
   const identity = await createIdentity({
     db,
     clock,
@@ -194,7 +137,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     sessionStore,
     topics,
     dataDir: config.dataDir,
-    userDeleted: async (userId) => desktopWallpaper?.userDeleted(userId),
+    userDeleted: (userId) => desktopArea.wallpaper.userDeleted(userId),
     applyAccounts: config.mode === 'box',
     apps: () => [...coreCatalogApps(), ...(appsArea?.apps.catalog() ?? [])],
     initialAdmin: config.mode === 'development' && !options.firstRunSetup ? { password: config.adminPassword } : null,
@@ -210,9 +153,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const setup = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, userCount: () => userRows.count(), createUser: (body) => users.create(body) });
+  const setup = new FirstRunSetup({
+    dataDir: config.dataDir,
+    clock,
+    logger,
+    system,
+    userCount: () => userRows.count(),
+    createUser: (body) => users.create(body),
+  });
   firstRun = setup;
-  const scheduler = new Scheduler({ clock, logger });
   const jobs = new JobEngine({
     db,
     logger,
@@ -225,51 +174,18 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
   const tls = (tlsArea = createTlsArea({ dataDir: config.dataDir, clock, logger, scheduler, https: config.https }));
   // The archive lives on a pool, and pools come with the storage area built further down.
-  let logArchive: LogArchiveLocation = options.logs?.archive ?? noArchive;
-  const archive: LogArchiveLocation = { dir: (pool) => logArchive.dir(pool), pools: () => logArchive.pools() };
-  const logs = new LogsService({ store: logStore, clock, archive, exportLimit: options.logs?.exportLimit });
-  await logs.init();
-  logs.publishTo(topics);
-  topics.register(logTailTopic(logs));
-  scheduler.every('logs.maintain', logMaintainIntervalMs, async () => void (await logs.maintain()));
-  if (config.mode === 'box') {
-    const journal = new JournalIngest(new JournalReader(new CommandRunner(logger, true)), logStore);
-    scheduler.every('logs.journal', journalPollMs, async () => void (await journal.runOnce()));
-  }
-  const desktop = new DesktopService({
-    models: initDesktopModels(db),
-    clock,
-    publish: (userId, event) => topics.publishToUser(userId, topicName.desktop, event.type, event.data),
-    wallpaperVersion: (userId) => wallpaperStore.version(userId),
-    installedApps: async (caller) => (await appsArea?.apps.desktopApps(caller)) ?? [],
-  });
-  topics.register(desktopTopic(desktop));
-  desktopWallpaper = new DesktopWallpaper({
-    store: wallpaperStore,
-    appearance: { get: (userId) => desktop.appearance(userId), set: (userId, appearance) => desktop.setAppearance(userId, appearance) },
-    logger,
-  });
-  const notifications = new NotificationsService({
-    notifications: initNotificationModel(db),
-    clock,
-    logger,
-    publish: (userId, event) => topics.publishToUser(userId, topicName.notifications, event.type, event.data),
-  });
-  topics.register(notificationsTopic(notifications));
-  scheduleNotificationPrune(scheduler, notifications);
+  const logsArea = await createLogsArea({ mode: config.mode, store: logStore, clock, logger, scheduler, topics, options: options.logs });
+  const { logs } = logsArea;
   // The second wall behind the share checks: a user's file I/O in the user's own identity (host/share-fs).
-  const userFs =
-    (options.files?.userIdentity ?? config.mode === 'box') && process.getuid?.() === 0
-      ? new UserFsPool({
-          account: async (id) => {
-            const row = await userRows.findByPk(id);
-            return row ? { username: row.username, uid: row.uid } : null;
-          },
-          runner: new CommandRunner(logger, true),
-          logger,
-        })
-      : null;
-  const fsFor: ShareFsFor = async (userId) => (userFs && userId !== null ? userFs.forUser(userId) : daemonFs);
+  const userFs = userFsFor(options.files?.userIdentity ?? config.mode === 'box', {
+    account: async (id) => {
+      const row = await userRows.findByPk(id);
+      return row ? { username: row.username, uid: row.uid } : null;
+    },
+    runner: new CommandRunner(logger, true),
+    logger,
+  });
+  const { fsFor } = userFs;
   const sharesArea = createSharesArea({
     fsFor,
     db,
@@ -358,7 +274,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
-  if (storageOptions.apply && !options.logs?.archive) logArchive = poolArchive(() => storage.pools.lastRead());
+  if (storageOptions.apply) logsArea.archiveOn(poolArchive(() => storage.pools.lastRead()));
   homesService = storage.homes;
 
   appsArea = createAppsArea({
@@ -416,7 +332,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.trash, trashHandlers(fileOperations.trash), routeDeps);
       registerArea(router, api.jobs, jobsHandlers(new JobsService({ jobs })), routeDeps);
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
-      registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
+      registerArea(router, api.desktop, desktopHandlers(desktop, desktopArea.wallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
@@ -474,7 +390,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       await topics.close();
       sharesArea.folderWatches.close();
       await fileServices?.close();
-      userFs?.close();
+      userFs.close();
       storage.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,7 @@
 import type { Logger } from '../../core/logger.ts';
 import type { CommandRunner } from '../command-runner.ts';
-import type { ShareFs } from './share-fs.ts';
+import { daemonFs } from './daemon-fs.ts';
+import type { ShareFs, ShareFsFor } from './share-fs.ts';
 import { UserFsClient } from './user-fs-client.ts';
 import type { WorkerIdentity } from './user-fs-protocol.ts';
 
@@ -84,4 +85,16 @@ export class UserFsPool {
     timer.unref();
     this.idleTimers.set(userId, timer);
   }
+}
+
+/**
+ * How users' file I/O runs: in workers with each user's identity when `enabled` and the daemon is
+ * root (the second wall behind the share checks), else in the daemon itself. `close` ends the workers.
+ */
+export function userFsFor(enabled: boolean, deps: UserFsPoolDeps): { fsFor: ShareFsFor; close(): void } {
+  const pool = enabled && process.getuid?.() === 0 ? new UserFsPool(deps) : null;
+  return {
+    fsFor: async (userId) => (pool && userId !== null ? pool.forUser(userId) : daemonFs),
+    close: () => pool?.close(),
+  };
 }

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { Sequelize } from 'sequelize';
+import { topicName } from '../../../../shared/src/topics.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import type { TopicsHub } from '../../core/topics/topics-hub.ts';
+import { initNotificationModel } from '../notifications/notification.model.ts';
+import { scheduleNotificationPrune } from '../notifications/notifications.jobs.ts';
+import { NotificationsService } from '../notifications/notifications.service.ts';
+import { notificationsTopic } from '../notifications/notifications.topic.ts';
+import { initDesktopModels } from './desktop.model.ts';
+import { DesktopService, type DesktopDeps } from './desktop.service.ts';
+import { desktopTopic } from './desktop.topic.ts';
+import { DesktopWallpaper } from './desktop-wallpaper.ts';
+import { WallpaperStore } from './wallpaper-store.ts';
+
+export interface DesktopAreaDeps {
+  db: Sequelize;
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+  topics: TopicsHub;
+  scheduler: Scheduler;
+  /** Installed apps the caller may open (the apps area, built later). */
+  installedApps: NonNullable<DesktopDeps['installedApps']>;
+}
+
+/** Each user's desktop (layouts, appearance, wallpaper) and notifications, with their topics. */
+export async function createDesktopArea(deps: DesktopAreaDeps) {
+  const wallpaperStore = new WallpaperStore(path.join(deps.dataDir, 'wallpapers'));
+  await wallpaperStore.sweep();
+  const desktop = new DesktopService({
+    models: initDesktopModels(deps.db),
+    clock: deps.clock,
+    publish: (userId, event) => deps.topics.publishToUser(userId, topicName.desktop, event.type, event.data),
+    wallpaperVersion: (userId) => wallpaperStore.version(userId),
+    installedApps: deps.installedApps,
+  });
+  deps.topics.register(desktopTopic(desktop));
+  const wallpaper = new DesktopWallpaper({
+    store: wallpaperStore,
+    appearance: { get: (userId) => desktop.appearance(userId), set: (userId, appearance) => desktop.setAppearance(userId, appearance) },
+    logger: deps.logger,
+  });
+  const notifications = new NotificationsService({
+    notifications: initNotificationModel(deps.db),
+    clock: deps.clock,
+    logger: deps.logger,
+    publish: (userId, event) => deps.topics.publishToUser(userId, topicName.notifications, event.type, event.data),
+  });
+  deps.topics.register(notificationsTopic(notifications));
+  scheduleNotificationPrune(deps.scheduler, notifications);
+  return { desktop, wallpaper, notifications };
+}

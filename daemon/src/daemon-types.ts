@@ -1,0 +1,65 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Sequelize } from 'sequelize';
+import type { SqliteSessionStore } from './areas/auth/session-store.ts';
+import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
+import type { StorageOptions } from './areas/storage/storage-area.ts';
+import type { SystemHostOptions } from './areas/system/system-host-area.ts';
+import type { Config } from './config/config.ts';
+import type { Clock } from './core/clock.ts';
+import type { JobEngine } from './core/jobs/job-engine.ts';
+import type { Logger } from './core/logger.ts';
+import type { Scheduler } from './core/scheduler.ts';
+import type { TopicsHub } from './core/topics/topics-hub.ts';
+import type { FileServicesDeployment } from './host/file-services/file-services.ts';
+
+/** What createDaemon builds: the parts tests and main.ts reach, and its start and stop. */
+export interface Daemon {
+  config: Readonly<Config>;
+  app: Express;
+  server: Server;
+  logger: Logger;
+  db: Sequelize;
+  /** The live topics hub: areas register their topic providers and publish here. */
+  topics: TopicsHub;
+  /** Sessions in SQLite; ending one closes its sockets. */
+  sessionStore: SqliteSessionStore;
+  /** The jobs engine: areas register their job kinds here (tests register test-only kinds). */
+  jobs: JobEngine;
+  /** Periodic work of every area. */
+  scheduler: Scheduler;
+  /** The address the server listens on once started (port 0 becomes the real port). */
+  url(): string;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DaemonOptions {
+  config?: Partial<Config>;
+  env?: NodeJS.ProcessEnv;
+  /** The time the daemon goes by (retention, expiry); tests move it. */
+  clock?: Clock;
+  /** Log store seams for tests: an archive directory before pools exist, a small export limit. */
+  logs?: { archive?: LogArchiveLocation; exportLimit?: number };
+  /**
+   * Storage seams: `apply: true` runs ZFS changes even in development mode (storage system tests
+   * against zfs-fuse); loop devices, a small minimum disk size, the pools' mount root and import scan folders.
+   */
+  storage?: Partial<StorageOptions>;
+  /**
+   * Whether users' file reads and writes run in worker processes with their own uid, gid and
+   * groups; on by default on a box (accounts are real there). Needs root; tests with real accounts turn it on.
+   */
+  files?: { userIdentity?: boolean };
+  /**
+   * Apps seams: `accounts: true` creates apps' system accounts even in development mode (system
+   * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
+   */
+  apps?: { accounts?: boolean };
+  /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */
+  firstRunSetup?: boolean;
+  /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
+  fileServices?: { deployment: FileServicesDeployment };
+  /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
+  system?: SystemHostOptions;
+}
