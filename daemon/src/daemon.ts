@@ -9,6 +9,8 @@ import { topicName } from '../../shared/src/topics.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
 import { appTokenResolver, mountApps } from './areas/apps/apps-http.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
+import { createBackupArea, type BackupAreaOptions } from './areas/backup/backup-area.ts';
+import { backupHandlers } from './areas/backup/backup.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
 import { desktopHandlers } from './areas/desktop/desktop.routes.ts';
@@ -122,6 +124,13 @@ export interface DaemonOptions {
    * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
    */
   apps?: { accounts?: boolean };
+  /**
+   * Called once a restore answered: main.ts closes this daemon and builds it again from the same
+   * data directory (an in-process re-init, in both modes); tests pass their own and rebuild themselves.
+   */
+  restart?: () => void;
+  /** Backup seams: host effects of a restore and the SSH host key folder (root system tests). */
+  backup?: Partial<BackupAreaOptions>;
 }
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -340,6 +349,19 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
 
   const apps = appsArea;
+  const { backup } = createBackupArea({
+    db,
+    clock,
+    logger,
+    dataDir: config.dataDir,
+    version: product.version,
+    system,
+    rightHolders: (right) => identity.rightHolders(right),
+    fileServicesChanged: () => fileServices?.changed(),
+    signOutEverybody: async () => void (await sessionStore.endAll()),
+    restart: options.restart ?? (() => logger.warn('a restore asked for a restart, and nothing restarts this daemon', { component: 'daemon' })),
+    options: { applyHost: config.mode === 'box', sshDir: config.mode === 'box' ? '/etc/ssh' : null, ...options.backup },
+  });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
@@ -376,6 +398,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopWallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
+      registerArea(router, api.backup, backupHandlers(backup), routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());

@@ -1,6 +1,7 @@
 import { appApiRoutes } from './app-api.ts';
 import { appsRoutes } from './apps.ts';
 import { authRoutes } from './auth.ts';
+import { backupRoutes } from './backup.ts';
 import { fileOperationsRoutes } from './file-operations.ts';
 import { fileVersionsRoutes } from './file-versions.ts';
 import { homesRoutes } from './homes.ts';
@@ -42,6 +43,7 @@ export const api = {
   fileVersions: fileVersionsRoutes,
   apps: appsRoutes,
   appApi: appApiRoutes,
+  backup: backupRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;
