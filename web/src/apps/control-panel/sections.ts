@@ -33,4 +33,5 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'shares', label: 'controlPanel.section.shares', load: () => import('./shares/SharesSection.svelte') },
   { id: 'homes', label: 'controlPanel.section.homes', load: () => import('./homes/HomesSection.svelte') },
   { id: 'region', label: 'controlPanel.section.region', load: () => import('./region/RegionSection.svelte') },
+  { id: 'backup', label: 'controlPanel.section.backup', load: () => import('./backup/BackupSection.svelte') },
 ];
