@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { CommandRunner } from './command-runner.ts';
 import { nologinShell, usersGroup } from './accounts.ts';
 
@@ -20,8 +23,8 @@ const uidRange = { min: 20000, max: 29999 };
 
 /**
  * Reads and writes users' host password hashes for a configuration backup: the web sign-in's own
- * hash is in the database, but SMB and the system account keep theirs on the host. Hashes travel
- * on standard input only (chpasswd -e, pdbedit -i smbpasswd:/dev/stdin), never as arguments.
+ * hash is in the database, but SMB and the system account keep theirs on the host. Hashes never travel
+ * as arguments: on standard input (chpasswd -e) or in a root-only file for a moment (pdbedit -i).
  * In development mode (the runner does not apply) there are no accounts: read answers none.
  */
 export class AccountSecrets {
@@ -51,16 +54,16 @@ export class AccountSecrets {
   }
 
   /**
-   * Makes the host's accounts those of the backup: accounts of the users' uid range that the
-   * backup lacks are removed, the others created or changed to the backed-up uid, then passwords
-   * and SMB entries set from their hashes.
+   * Makes the host's accounts those of the backup: the accounts of `removed` (users the box had
+   * and the backup lacks) go, the others are created or changed to the backed-up uid, then
+   * passwords and SMB entries are set from their hashes. Accounts the box never made stay.
    */
-  async restore(accounts: readonly RestoredAccount[], secrets: readonly HostSecret[]): Promise<void> {
+  async restore(accounts: readonly RestoredAccount[], secrets: readonly HostSecret[], removed: readonly string[]): Promise<void> {
     const wanted = new Map(accounts.map((a) => [a.username, a]));
     // In development mode no account is real: every command is only logged, as for a fresh box.
     const present = this.runner.apply ? fields((await this.runner.read(['getent', 'passwd'])).stdout) : new Map<string, string[]>();
-    for (const [name, entry] of present) {
-      const uid = Number(entry[2]);
+    for (const name of removed) {
+      const uid = Number(present.get(name)?.[2]);
       if (uid >= uidRange.min && uid <= uidRange.max && !wanted.has(name)) {
         await this.runner.run(this.pdbedit('-x', '-u', name), { allowFailure: true });
         await this.runner.run(['userdel', name]);
@@ -98,7 +101,22 @@ export class AccountSecrets {
         const flags = (account.active ? 'U' : 'DU').padEnd(11, ' ');
         return `${s.username}:${account.uid}:${'X'.repeat(32)}:${s.ntHash}:[${flags}]:LCT-00000000:\n`;
       });
-      await this.runner.run(this.pdbedit('-i', 'smbpasswd:/dev/stdin'), { input: lines.join('') });
+      await this.importSmb(lines.join(''));
+    }
+  }
+
+  /**
+   * pdbedit imports only from a file it can read twice (a pipe gives it nothing): the lines go to a
+   * 0600 file in a fresh 0700 folder, removed right after.
+   */
+  private async importSmb(lines: string): Promise<void> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cellar-smbpasswd-'));
+    try {
+      const file = path.join(dir, 'smbpasswd');
+      await writeFile(file, lines, { mode: 0o600 });
+      await this.runner.run(this.pdbedit('-i', `smbpasswd:${file}`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   }
 }

@@ -15,6 +15,8 @@ const gidRange = { min: 30000, max: 39999 };
 /** Groups with their gids and members (the groups part of a backup). */
 export function groupsBackupPart(deps: { db: Sequelize; accounts: SystemAccounts }): BackupPart<GroupsBackup> {
   const { db } = deps;
+  // Groups the box had before a restore and the backup lacks: their system groups go once the rows committed.
+  let removed: string[] = [];
   return {
     name: 'groups',
     async export() {
@@ -36,6 +38,8 @@ export function groupsBackupPart(deps: { db: Sequelize; accounts: SystemAccounts
       return { data: { groups, members }, counts: { groups: groups.filter((g) => g.built_in !== 1).length, memberships: members.length } };
     },
     async restore(data, transaction) {
+      const kept = new Set(data.groups.map((g) => g.name));
+      removed = (await readRows(db, 'groups', transaction)).map((g) => String(g.name)).filter((name) => !kept.has(name));
       await syncRows(db, 'groups', data.groups, transaction, { key: 'id', temporary: { name: "'~restore~' || id", gid: '-id' } });
       // Memberships of users this box does not have (users not restored) are left out.
       const users = await idsOf(db, 'users', transaction);
@@ -49,9 +53,11 @@ export function groupsBackupPart(deps: { db: Sequelize; accounts: SystemAccounts
     async apply(data) {
       const wanted = data.groups.filter((g) => g.built_in !== 1);
       const names = new Set(wanted.map((g) => String(g.name)));
-      for (const [name, gid] of await deps.accounts.groups())
-        if (gid >= gidRange.min && gid <= gidRange.max && !names.has(name)) await deps.accounts.deleteGroup(name);
       const present = await deps.accounts.groups();
+      for (const name of removed) {
+        const gid = present.get(name);
+        if (gid !== undefined && gid >= gidRange.min && gid <= gidRange.max && !names.has(name)) await deps.accounts.deleteGroup(name);
+      }
       const members = await db.query<{ group_id: number; username: string }>(
         'SELECT m.group_id, u.username FROM group_members m JOIN users u ON u.id = m.user_id',
         { type: QueryTypes.SELECT },

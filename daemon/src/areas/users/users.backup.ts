@@ -28,6 +28,8 @@ const uidRange = { min: 20000, max: 29999 };
 /** Users with their password hashes, second factors and uids (the users part of a backup). */
 export function usersBackupPart(deps: UsersBackupDeps): BackupPart<UsersBackup> {
   const { db } = deps;
+  // Names the box had before a restore and the backup lacks: their system accounts go once the rows committed.
+  let removed: string[] = [];
   return {
     name: 'users',
     async export() {
@@ -66,6 +68,8 @@ export function usersBackupPart(deps: UsersBackupDeps): BackupPart<UsersBackup> 
       };
     },
     async restore(data, transaction) {
+      const kept = new Set(data.users.map((u) => u.username));
+      removed = (await readRows(db, 'users', transaction)).map((u) => String(u.username)).filter((name) => !kept.has(name));
       await syncRows(db, 'users', data.users, transaction, { key: 'id', temporary: { username: "'~restore~' || id", uid: '-id' } });
       const sealed = data.totp.map((row) => ({ ...row, secret: deps.cipher.seal(Number(row.user_id), String(row.secret)) }));
       await replaceRows(db, 'user_totp', sealed, transaction);
@@ -76,6 +80,7 @@ export function usersBackupPart(deps: UsersBackupDeps): BackupPart<UsersBackup> 
       deps.secrets.restore(
         data.users.map((u) => ({ username: String(u.username), uid: Number(u.uid), displayName: String(u.display_name), active: u.active === 1 })),
         data.host,
+        removed,
       ),
   };
 }
