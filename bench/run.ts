@@ -1,4 +1,5 @@
 import { appsBench } from './apps.bench.ts';
+import { backupBench } from './backup.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { logsBench } from './logs.bench.ts';
@@ -18,6 +19,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'transfer', run: transferBench },
   { name: 'storage', run: storageBench },
   { name: 'apps', run: appsBench },
+  { name: 'backup', run: backupBench },
 ];
 
 const only = process.argv.slice(2);
