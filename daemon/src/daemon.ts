@@ -124,12 +124,9 @@ export interface DaemonOptions {
    * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
    */
   apps?: { accounts?: boolean };
-  /**
-   * Called once a restore answered: main.ts closes this daemon and builds it again from the same
-   * data directory (an in-process re-init, in both modes); tests pass their own and rebuild themselves.
-   */
+  /** Called once a restore answered: main.ts builds the daemon again in-process (docs/backup-format.md); tests count the calls. */
   restart?: () => void;
-  /** Backup seams: host effects of a restore and the SSH host key folder (root system tests). */
+  /** Backup seams: host effects of a restore, the SSH host key folder, Samba's smb.conf (root system tests). */
   backup?: Partial<BackupAreaOptions>;
 }
 
@@ -349,19 +346,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
 
   const apps = appsArea;
-  const { backup } = createBackupArea({
-    db,
-    clock,
-    logger,
-    dataDir: config.dataDir,
-    version: product.version,
-    system,
-    rightHolders: (right) => identity.rightHolders(right),
-    fileServicesChanged: () => fileServices?.changed(),
-    signOutEverybody: async () => void (await sessionStore.endAll()),
-    restart: options.restart ?? (() => logger.warn('a restore asked for a restart, and nothing restarts this daemon', { component: 'daemon' })),
-    options: { applyHost: config.mode === 'box', sshDir: config.mode === 'box' ? '/etc/ssh' : null, ...options.backup },
-  });
+  const fileServicesChanged = () => fileServices?.changed();
+  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
+import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
+import { product } from '../../core/product.ts';
 import { AccountSecrets } from '../../host/account-secrets.ts';
 import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
@@ -32,46 +34,51 @@ export interface BackupAreaDeps {
   db: Sequelize;
   clock: Clock;
   logger: Logger;
-  dataDir: string;
-  version: string;
+  config: { mode: Mode; dataDir: string };
   system: SystemService;
-  rightHolders: (right: string) => Promise<string[]>;
+  identity: { rightHolders(right: string): Promise<string[]> };
   /** File services re-apply Samba, SFTP and ACLs. */
   fileServicesChanged: () => void;
-  signOutEverybody: () => Promise<void>;
-  restart: () => void;
-  options: BackupAreaOptions;
+  /** Restoring users ends every session. */
+  sessionStore: { endAll(): Promise<number> };
+  /**
+   * `restart`: see DaemonOptions.restart (without one, a restore only logs that nothing restarts the daemon).
+   * `backup`: on a box host effects are on and SSH host keys in /etc/ssh; in development mode neither, unless a test says so.
+   */
+  options: { restart?: () => void; backup?: Partial<BackupAreaOptions> };
 }
 
 /** Builds the backup area: every area's backup part, and the service that writes, inspects and restores them. */
 export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService } {
-  const { db } = deps;
-  const runner = new CommandRunner(deps.logger, deps.options.applyHost);
-  const accounts = new SystemAccounts(runner, { smbConf: deps.options.smbConf ?? null });
+  const { db, logger } = deps;
+  const box = deps.config.mode === 'box';
+  const options: BackupAreaOptions = { applyHost: box, sshDir: box ? '/etc/ssh' : null, ...deps.options.backup };
+  const runner = new CommandRunner(logger, options.applyHost);
+  const accounts = new SystemAccounts(runner, { smbConf: options.smbConf ?? null });
   const parts: BackupPart[] = [
     usersBackupPart({
       db,
       // The same key file the auth area seals with: secrets leave opened and come back sealed.
-      cipher: TotpCipher.fromKeyFile(path.join(deps.dataDir, 'totp-key')),
-      secrets: new AccountSecrets(runner, { smbConf: deps.options.smbConf ?? null }),
+      cipher: TotpCipher.fromKeyFile(path.join(deps.config.dataDir, 'totp-key')),
+      secrets: new AccountSecrets(runner, { smbConf: options.smbConf ?? null }),
     }),
     groupsBackupPart({ db, accounts }),
-    permissionsBackupPart({ db, accounts, rightHolders: deps.rightHolders }),
+    permissionsBackupPart({ db, accounts, rightHolders: (right) => deps.identity.rightHolders(right) }),
     sharesBackupPart({ db, changed: deps.fileServicesChanged }),
     storageBackupPart({ db }),
     regionBackupPart({ db, system: deps.system }),
-    sshBackupPart(new SshHostKeys({ dir: deps.options.sshDir, logger: deps.logger })),
+    sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger })),
     appsBackupPart({ db }),
   ] as BackupPart[];
   const backup = new BackupService({
     db,
     parts,
     clock: deps.clock,
-    logger: deps.logger,
-    version: deps.version,
+    logger,
+    version: product.version,
     sharesWithoutDataset: (shares) => sharesWithoutDataset(shares as SharesBackup),
-    signOutEverybody: deps.signOutEverybody,
-    restart: deps.restart,
+    signOutEverybody: async () => void (await deps.sessionStore.endAll()),
+    restart: deps.options.restart ?? (() => logger.warn('a restore asked for a restart, and nothing restarts this daemon', { component: 'backup' })),
   });
   return { backup };
 }
