@@ -106,6 +106,7 @@ describe('backup round trip on real accounts (root: useradd, PAM, Samba passdb, 
     expect(summary.parts.find((p) => p.name === 'ssh')?.counts).to.deep.equal({ hostKeys: 1 });
     const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['users', 'ssh'] } });
     expect(result).to.include({ signedOut: true, restarting: true });
+    expect(result.hostFailed).to.deep.equal([]);
     expect(restarts).to.equal(1);
 
     // The web sign-in first: the PAM checks below take long enough for an idle keep-alive socket to close.

@@ -59,6 +59,8 @@ export interface RestoreResult {
   /** Restoring users ends every session, the caller's too. */
   signedOut: boolean;
   sharesWithoutDataset: MissingDataset[];
+  /** Parts whose rows were restored but whose host effects (accounts, Samba, files) failed; the log says which command. */
+  hostFailed: BackupPartName[];
   /** The daemon restarts right after this answer; pages reconnect. */
   restarting: true;
 }
@@ -133,7 +135,7 @@ export const backupRoutes = {
     access: 'admin',
     summary: 'Replaces the chosen parts of an inspected backup, then restarts the daemon; restoring users signs everybody out',
     description:
-      'Rows of the chosen parts are replaced in one database transaction; then host effects are applied again (system accounts with their uids and password hashes, Samba passwords, file services, SSH host keys). The answer names shares whose dataset this box does not have.',
+      'Rows of the chosen parts are replaced in one database transaction; then host effects are applied again (system accounts with their uids and password hashes, Samba passwords, file services, SSH host keys). The answer names shares whose dataset this box does not have, and parts whose host effects failed (their rows stay restored; the log names the command).',
     body: Joi.object<RestoreBackupRequest, true>({
       backupId: Joi.string()
         .pattern(/^[0-9a-f]{32}$/, 'backup id')
@@ -151,8 +153,11 @@ export const backupRoutes = {
         .required(),
       signedOut: Joi.boolean().required(),
       sharesWithoutDataset: Joi.array().items(missingDataset).required(),
+      hostFailed: Joi.array()
+        .items(Joi.string().valid(...backupPartNames))
+        .required(),
       restarting: Joi.boolean().valid(true).required(),
     }).id('RestoreResult'),
-    errors: ['backup.inspected.not_found', 'backup.part.not_in_backup', 'backup.part.invalid', 'users.account.host_failed'],
+    errors: ['backup.inspected.not_found', 'backup.part.not_in_backup', 'backup.part.invalid'],
   }),
 };

@@ -13,7 +13,7 @@ import { isoAt, type Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { onHost } from '../users/host-effects.ts';
+import { CommandError } from '../../host/command-runner.ts';
 import { assertPasswordPolicy } from '../users/password-policy.ts';
 import type { BackupPart } from './backup-part.ts';
 import { InspectedStore } from './inspected-store.ts';
@@ -95,13 +95,25 @@ export class BackupService {
     });
     this.inspected.discard(backupId);
     this.deps.logger.info('configuration restored', { component: 'backup', backupId, parts: chosen.map((p) => p.name) });
-    for (const part of chosen) if (part.apply) await onHost(() => part.apply?.(kept.parts.get(part.name)) ?? Promise.resolve());
+    // The rows are in: a failed host effect is reported, and the restart and sign-out still follow.
+    const hostFailed: BackupPartName[] = [];
+    for (const part of chosen) {
+      await part.apply?.(kept.parts.get(part.name)).catch((err: unknown) => {
+        hostFailed.push(part.name);
+        const command =
+          err instanceof CommandError
+            ? { command: err.argv.join(' '), exitCode: err.result.exitCode }
+            : { error: err instanceof Error ? err.message : String(err) };
+        this.deps.logger.error('restored part not applied on the host', { component: 'backup', part: part.name, ...command });
+      });
+    }
     const signedOut = names.includes('users');
     if (signedOut) await this.deps.signOutEverybody();
     return {
       restored: chosen.map((p) => p.name),
       signedOut,
       sharesWithoutDataset: names.includes('shares') ? kept.summary.sharesWithoutDataset : [],
+      hostFailed,
       restarting: true,
     };
   }
