@@ -8,7 +8,7 @@ import {
   type MissingDataset,
   type RestoreResult,
 } from '../../../../shared/src/api/backup.ts';
-import { BackupFormatError, readBackup, writeBackup, type KdfParams } from '../../../../shared/src/backup/backup-file.ts';
+import { BackupFormatError, readBackup, writeBackup } from '../../../../shared/src/backup/backup-file.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -30,8 +30,6 @@ export interface BackupDeps {
   signOutEverybody: () => Promise<void>;
   /** Rebuilds the daemon from the restored configuration (see DaemonOptions.restart). */
   restart: () => void;
-  /** Key derivation cost of new backups; the format's default unless a bench or test lowers it. */
-  kdf?: KdfParams;
 }
 
 /** Creates, inspects and restores configuration backups (docs/backup-format.md). */
@@ -47,7 +45,7 @@ export class BackupService {
     const parts: Record<string, unknown> = {};
     for (const part of this.deps.parts) parts[part.name] = await part.export();
     const createdAt = isoAt(this.deps.clock);
-    const file = await writeBackup({ createdAt, box: { name: hostname(), version: this.deps.version }, parts }, password, this.deps.kdf);
+    const file = await writeBackup({ createdAt, box: { name: hostname(), version: this.deps.version }, parts }, password);
     this.deps.logger.info('configuration backup created', { component: 'backup', parts: Object.keys(parts), bytes: file.length });
     return { file, fileName: `${hostname()}-${createdAt.slice(0, 10)}.cellarbackup` };
   }
