@@ -1,4 +1,5 @@
 import { appsBench } from './apps.bench.ts';
+import { backupBench } from './backup.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { hostTreeBench } from './host-tree.bench.ts';
@@ -24,6 +25,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'apps', run: appsBench },
   { name: 'tls', run: tlsBench },
   { name: 'system', run: systemBench },
+  { name: 'backup', run: backupBench },
 ];
 
 const only = process.argv.slice(2);

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import type { SqliteSessionStore } from './areas/auth/session-store.ts';
+import type { BackupAreaOptions } from './areas/backup/backup-area.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
@@ -60,6 +61,10 @@ export interface DaemonOptions {
   firstRunSetup?: boolean;
   /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
   fileServices?: { deployment: FileServicesDeployment };
+  /** Called once a restore answered: main.ts builds the daemon again in-process (docs/backup-format.md); tests count the calls. */
+  restart?: () => void;
+  /** Backup seams: host effects of a restore, the SSH host key folder, Samba's smb.conf (root system tests). */
+  backup?: Partial<BackupAreaOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
   system?: SystemHostOptions;
 }

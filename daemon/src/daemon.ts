@@ -6,6 +6,8 @@ import { topicName } from '../../shared/src/topics.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
 import { appTokenResolver, mountApps } from './areas/apps/apps-http.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
+import { createBackupArea } from './areas/backup/backup-area.ts';
+import { backupHandlers } from './areas/backup/backup.routes.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
 import { createDesktopArea } from './areas/desktop/desktop-area.ts';
@@ -295,6 +297,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
 
   const apps = appsArea;
+  const fileServicesChanged = () => fileServices?.changed();
+  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
@@ -334,6 +338,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.logs, logsHandlers(logs), routeDeps);
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopArea.wallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
+      registerArea(router, api.backup, backupHandlers(backup), routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());

@@ -1,12 +1,30 @@
 import { ConfigError } from './config/config.ts';
-import { createDaemon } from './daemon.ts';
+import { createDaemon, type Daemon } from './daemon.ts';
 import { MigrationError } from './db/migrate.ts';
 
-/** Reads the configuration, builds and starts the daemon, and stops it cleanly on SIGTERM or SIGINT. */
+/**
+ * Reads the configuration, builds and starts the daemon, and stops it cleanly on SIGTERM or SIGINT.
+ * A restore asks for a restart: the daemon is closed and built again from the same data directory
+ * in this process, so every cache starts from the restored configuration (box and development alike;
+ * a failed rebuild exits non-zero, and systemd's Restart=on-failure starts the box's service again).
+ */
 async function main(): Promise<void> {
-  const daemon = await createDaemon();
-  await daemon.start();
   let stopping = false;
+  let daemon: Daemon;
+  const build = async (): Promise<void> => {
+    daemon = await createDaemon({ restart: () => void rebuild() });
+    await daemon.start();
+  };
+  const rebuild = async (): Promise<void> => {
+    if (stopping) return;
+    daemon.logger.info('restarting', { component: 'daemon', reason: 'restore' });
+    await daemon.close();
+    await build().catch((err: unknown) => {
+      process.stderr.write(`Cellar could not restart: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    });
+  };
+  await build();
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;

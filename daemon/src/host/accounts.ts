@@ -109,6 +109,22 @@ export class SystemAccounts {
     await this.runner.run(['groupmod', '--new-name', newName, oldName]);
   }
 
+  async setGroupId(name: string, gid: number): Promise<void> {
+    await this.runner.run(['groupmod', '--gid', String(gid), name]);
+  }
+
+  /** Groups the host has, with their gids (empty in development mode, where none are real). */
+  async groups(): Promise<Map<string, number>> {
+    if (!this.runner.apply) return new Map();
+    const out = (await this.runner.read(['getent', 'group'])).stdout;
+    return new Map(
+      out.split('\n').flatMap((line) => {
+        const [name, , gid] = line.split(':');
+        return name && gid ? [[name, Number(gid)] as const] : [];
+      }),
+    );
+  }
+
   async deleteGroup(name: string): Promise<void> {
     await this.runner.run(['groupdel', name]);
   }

@@ -1,6 +1,7 @@
 import { appApiRoutes } from './app-api.ts';
 import { appsRoutes } from './apps.ts';
 import { authRoutes } from './auth.ts';
+import { backupRoutes } from './backup.ts';
 import { fileOperationsRoutes } from './file-operations.ts';
 import { fileVersionsRoutes } from './file-versions.ts';
 import { homesRoutes } from './homes.ts';
@@ -50,6 +51,7 @@ export const api = {
   appApi: appApiRoutes,
   firstRun: firstRunRoutes,
   tls: tlsRoutes,
+  backup: backupRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

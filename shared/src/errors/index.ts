@@ -1,6 +1,7 @@
 import type { ErrorSpec } from './catalog-entry.ts';
 import { appErrors } from './apps.ts';
 import { authErrors } from './auth.ts';
+import { backupErrors } from './backup.ts';
 import { fileOperationErrors } from './file-operations.ts';
 import { fileVersionErrors } from './file-versions.ts';
 import { firstRunErrors } from './first-run.ts';
@@ -42,6 +43,7 @@ export const errorCatalog = {
   ...firstRunErrors,
   ...tlsErrors,
   ...systemErrors,
+  ...backupErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -111,6 +111,15 @@ export class SqliteSessionStore extends session.Store {
     return rows.length;
   }
 
+  /** Ends every session of every user (a restore of the users); answers how many. */
+  async endAll(): Promise<number> {
+    const rows = await this.rows.findAll({ attributes: ['sid'] });
+    this.cache.clear();
+    await this.rows.destroy({ where: {} });
+    for (const row of rows) this.ended.emit('ended', row.sid);
+    return rows.length;
+  }
+
   /** Whether a session is still alive (the socket handshake checks this). */
   async isAlive(sid: string): Promise<SessionData | null> {
     return this.alive(await this.lookup(sid));

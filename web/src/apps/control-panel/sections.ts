@@ -36,4 +36,5 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'certificates', label: 'controlPanel.section.certificates', load: () => import('./certificates/CertificatesSection.svelte') },
   { id: 'time', label: 'controlPanel.section.time', load: () => import('./time/TimeSection.svelte') },
   { id: 'power', label: 'controlPanel.section.power', load: () => import('./power/PowerSection.svelte') },
+  { id: 'backup', label: 'controlPanel.section.backup', load: () => import('./backup/BackupSection.svelte') },
 ];

@@ -17,6 +17,8 @@ import storageEn from '../../apps/storage-manager/i18n/en.json' with { type: 'js
 import homesDe from '../../apps/control-panel/homes/i18n/de.json' with { type: 'json' };
 import regionDe from '../../apps/control-panel/region/i18n/de.json' with { type: 'json' };
 import regionEn from '../../apps/control-panel/region/i18n/en.json' with { type: 'json' };
+import backupDe from '../../apps/control-panel/backup/i18n/de.json' with { type: 'json' };
+import backupEn from '../../apps/control-panel/backup/i18n/en.json' with { type: 'json' };
 import homesEn from '../../apps/control-panel/homes/i18n/en.json' with { type: 'json' };
 import versionsDe from '../../apps/files/versions/i18n/de.json' with { type: 'json' };
 import versionsEn from '../../apps/files/versions/i18n/en.json' with { type: 'json' };
@@ -47,6 +49,7 @@ export const enMessages = {
   ...storageEn,
   ...homesEn,
   ...regionEn,
+  ...backupEn,
   ...versionsEn,
   ...appCenterEn,
   ...certificatesEn,
@@ -65,6 +68,7 @@ export const deMessages = {
   ...storageDe,
   ...homesDe,
   ...regionDe,
+  ...backupDe,
   ...versionsDe,
   ...appCenterDe,
   ...certificatesDe,

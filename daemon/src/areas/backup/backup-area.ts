@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { Sequelize } from 'sequelize';
+import type { Mode } from '../../config/config.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import { product } from '../../core/product.ts';
+import { AccountSecrets } from '../../host/account-secrets.ts';
+import { SystemAccounts } from '../../host/accounts.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { SshHostKeys } from '../../host/ssh-host-keys.ts';
+import { appsBackupPart } from '../apps/apps.backup.ts';
+import { TotpCipher } from '../auth/totp-cipher.ts';
+import { permissionsBackupPart } from '../permissions/permissions.backup.ts';
+import { sharesBackupPart, sharesWithoutDataset, type SharesBackup } from '../shares/shares.backup.ts';
+import { storageBackupPart } from '../storage/storage.backup.ts';
+import { regionBackupPart } from '../system/region.backup.ts';
+import type { SystemService } from '../system/system.service.ts';
+import { groupsBackupPart } from '../users/groups.backup.ts';
+import { usersBackupPart } from '../users/users.backup.ts';
+import type { BackupPart } from './backup-part.ts';
+import { BackupService } from './backup.service.ts';
+import { sshBackupPart } from './ssh.backup.ts';
+
+export interface BackupAreaOptions {
+  /** Host effects of a restore run (system accounts, Samba, SSH host keys): on a box, or in root system tests. */
+  applyHost: boolean;
+  /** Folder of the SSH host keys: /etc/ssh on a box, a test folder in system tests, none in development mode. */
+  sshDir: string | null;
+  /** smb.conf whose passdb holds the SMB passwords; null is Samba's default. */
+  smbConf?: string | null;
+}
+
+export interface BackupAreaDeps {
+  db: Sequelize;
+  clock: Clock;
+  logger: Logger;
+  config: { mode: Mode; dataDir: string };
+  system: SystemService;
+  identity: { rightHolders(right: string): Promise<string[]> };
+  /** File services re-apply Samba, SFTP and ACLs. */
+  fileServicesChanged: () => void;
+  /** Restoring users ends every session. */
+  sessionStore: { endAll(): Promise<number> };
+  /**
+   * `restart`: see DaemonOptions.restart (without one, a restore only logs that nothing restarts the daemon).
+   * `backup`: on a box host effects are on and SSH host keys in /etc/ssh; in development mode neither, unless a test says so.
+   */
+  options: { restart?: () => void; backup?: Partial<BackupAreaOptions> };
+}
+
+/** Builds the backup area: every area's backup part, and the service that writes, inspects and restores them. */
+export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService } {
+  const { db, logger } = deps;
+  const box = deps.config.mode === 'box';
+  const options: BackupAreaOptions = { applyHost: box, sshDir: box ? '/etc/ssh' : null, ...deps.options.backup };
+  const runner = new CommandRunner(logger, options.applyHost);
+  const accounts = new SystemAccounts(runner, { smbConf: options.smbConf ?? null });
+  const parts: BackupPart[] = [
+    usersBackupPart({
+      db,
+      // The same key file the auth area seals with: secrets leave opened and come back sealed.
+      cipher: TotpCipher.fromKeyFile(path.join(deps.config.dataDir, 'totp-key')),
+      secrets: new AccountSecrets(runner, { smbConf: options.smbConf ?? null }),
+    }),
+    groupsBackupPart({ db, accounts }),
+    permissionsBackupPart({ db, accounts, rightHolders: (right) => deps.identity.rightHolders(right) }),
+    sharesBackupPart({ db, changed: deps.fileServicesChanged }),
+    storageBackupPart({ db }),
+    regionBackupPart({ db, system: deps.system }),
+    sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger })),
+    appsBackupPart({ db }),
+  ] as BackupPart[];
+  const backup = new BackupService({
+    db,
+    parts,
+    clock: deps.clock,
+    logger,
+    version: product.version,
+    sharesWithoutDataset: (shares) => sharesWithoutDataset(shares as SharesBackup),
+    signOutEverybody: async () => void (await deps.sessionStore.endAll()),
+    restart: deps.options.restart ?? (() => logger.warn('a restore asked for a restart, and nothing restarts this daemon', { component: 'backup' })),
+  });
+  return { backup };
+}

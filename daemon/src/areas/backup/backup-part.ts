@@ -1,0 +1,19 @@
+import type { Transaction } from 'sequelize';
+import type { BackupPartName } from '../../../../shared/src/api/backup.ts';
+
+/**
+ * What an area gives the backup: its configuration as JSON, a check with counts, and a restore.
+ * Each area implements one for its own rows and host state; the backup area only orchestrates.
+ * The TLS area (certificates and the authority) plugs in as part `tls` the same way.
+ */
+export interface BackupPart<T = unknown> {
+  name: BackupPartName;
+  /** The area's configuration now, as plain JSON (secrets included: the file is encrypted). */
+  export(): Promise<T>;
+  /** Checks a part read from a backup and answers what it holds; throws backup.part.invalid. */
+  inspect(data: unknown): Promise<{ data: T; counts: Record<string, number> }>;
+  /** Replaces the area's rows inside the one restore transaction. */
+  restore(data: T, transaction: Transaction): Promise<void>;
+  /** Host effects once the transaction committed (accounts, Samba, files); absent where there are none. */
+  apply?(data: T): Promise<void>;
+}

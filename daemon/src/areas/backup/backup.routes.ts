@@ -1,0 +1,19 @@
+import type { backupRoutes } from '../../../../shared/src/api/backup.ts';
+import type { AreaHandlers } from '../../http/handler.ts';
+import type { BackupService } from './backup.service.ts';
+
+export function backupHandlers(backup: BackupService): AreaHandlers<typeof backupRoutes> {
+  return {
+    create: async ({ body, user, res }) => {
+      const { file, fileName } = await backup.create(body.password, user);
+      res.status(200).type('application/octet-stream').attachment(fileName).setHeader('Cache-Control', 'no-store').end(file);
+    },
+    inspect: ({ body, user }) => backup.inspect(user, body.password, body.backup),
+    restore: async ({ body, user, res }) => {
+      const result = await backup.restore(user, body.backupId, body.parts);
+      // The answer goes out first; then the daemon rebuilds itself from the restored configuration.
+      res.once('finish', () => backup.restart());
+      return result;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../core/logger.ts';
+
+export interface SshHostKey {
+  /** File name below the key folder, `ssh_host_<type>_key`. */
+  name: string;
+  privateKey: string;
+  publicKey: string;
+}
+
+const keyName = /^ssh_host_[a-z0-9]+_key$/;
+
+/**
+ * The SSH host keys, so clients of a restored or replaced box see the host they trust. On a box
+ * the folder is /etc/ssh; in development mode there is none and nothing is read or written.
+ */
+export class SshHostKeys {
+  constructor(private readonly deps: { dir: string | null; logger: Logger }) {}
+
+  static isName(name: string): boolean {
+    return keyName.test(name);
+  }
+
+  async read(): Promise<SshHostKey[]> {
+    const dir = this.deps.dir;
+    if (!dir) return [];
+    const names = (await readdir(dir)).filter((n) => keyName.test(n)).sort();
+    const keys: SshHostKey[] = [];
+    for (const name of names) {
+      const publicKey = await readFile(path.join(dir, `${name}.pub`), 'utf8').catch(() => null);
+      if (publicKey !== null) keys.push({ name, privateKey: await readFile(path.join(dir, name), 'utf8'), publicKey });
+    }
+    return keys;
+  }
+
+  /** Writes each key beside a temporary name first, then renames, so sshd never reads half a key. */
+  async write(keys: readonly SshHostKey[]): Promise<void> {
+    const dir = this.deps.dir;
+    if (!dir) {
+      this.deps.logger.debug('would write SSH host keys', { component: 'host', names: keys.map((k) => k.name) });
+      return;
+    }
+    for (const key of keys) {
+      const file = path.join(dir, key.name);
+      await writeFile(`${file}.restore`, key.privateKey, { mode: 0o600 });
+      await writeFile(`${file}.pub.restore`, key.publicKey, { mode: 0o644 });
+      await rename(`${file}.restore`, file);
+      await rename(`${file}.pub.restore`, `${file}.pub`);
+    }
+    this.deps.logger.info('SSH host keys restored', { component: 'host', names: keys.map((k) => k.name) });
+  }
+}

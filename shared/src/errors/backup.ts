@@ -1,0 +1,18 @@
+import { defineErrors } from './catalog-entry.ts';
+
+/** Configuration backup, inspect and restore (spec 4.14). */
+export const backupErrors = defineErrors({
+  'backup.file.not_backup': { status: 400, title: 'The file is not a backup of this product' },
+  'backup.file.version_unsupported': { status: 400, title: 'The backup was written in a format version this box cannot read', params: ['version'] },
+  'backup.file.parameters_refused': { status: 400, title: "The backup's key derivation parameters are beyond what a box accepts" },
+  'backup.file.damaged': { status: 400, title: 'The backup is damaged: it was cut short or changed after it was written', params: ['part'] },
+  'backup.file.too_large': { status: 413, title: 'The backup or its content is larger than a configuration can be', params: ['maxBytes'] },
+  'backup.password.wrong': { status: 400, title: 'The password does not open this backup' },
+  'backup.part.invalid': { status: 400, title: 'A part of the backup does not hold what that part must', params: ['part'] },
+  'backup.inspected.not_found': {
+    status: 404,
+    title: 'There is no inspected backup to restore: inspect it again (it is kept 15 minutes, for the administrator who inspected it)',
+    params: ['backupId'],
+  },
+  'backup.part.not_in_backup': { status: 400, title: 'A chosen part is not in the backup', params: ['parts'] },
+});

@@ -1,0 +1,203 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import type { BackupSummary } from '../../shared/src/api/backup.ts';
+import { writeBackup } from '../../shared/src/backup/backup-file.ts';
+import { adminPassword, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { makeShare, removeTempFolders } from '../helpers/shares.ts';
+
+const backupPassword = 'a long backup passphrase';
+
+async function download(admin: TestClient, password = backupPassword): Promise<Buffer> {
+  return Buffer.from(await (await admin.api.backup.create({ body: { password } })).arrayBuffer());
+}
+
+function inspect(admin: TestClient, file: Buffer, password = backupPassword): Promise<BackupSummary> {
+  return admin.api.backup.inspect({ body: { password, backup: file.toString('base64') } });
+}
+
+describe('configuration backup, inspect and restore', function () {
+  this.timeout(60_000);
+  let box: TestDaemon;
+  let admin: TestClient;
+  let restarts = 0;
+  const clock = { at: Date.now(), now: () => clock.at };
+
+  before(async () => {
+    box = await startTestDaemon({}, { clock, restart: () => void restarts++ });
+    admin = await box.signIn();
+  });
+  after(async () => {
+    await box.close();
+    removeTempFolders();
+  });
+
+  it('downloads one encrypted file that keeps no name in the clear', async () => {
+    await admin.api.users.create({ body: { username: 'bob', password: 'bob password 1', smb: true } });
+    const response = await admin.request('POST', '/api/system/backup', { body: { password: backupPassword } });
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/octet-stream');
+    expect(response.headers.get('content-disposition')).to.match(/^attachment; filename="?[\w.-]+\.cellarbackup"?$/);
+    const file = Buffer.from(await response.arrayBuffer());
+    expect(file.subarray(0, 8).toString('ascii')).to.equal('CELLARBK');
+    expect(file.includes(Buffer.from('bob'))).to.equal(false);
+  });
+
+  it('refuses a weak password with the rules of users, bad bodies, the unauthenticated and non-administrators', async () => {
+    for (const password of ['short', 'admin12345', 'administrator']) {
+      const err = await expectProblem(admin.api.backup.create({ body: { password } }), 'auth.password.weak', 400);
+      expect(err.problem.params).to.have.property('reason');
+    }
+    for (const body of [{}, { password: '' }, { password: 5 }, { password: 'x'.repeat(2000) }])
+      await expectProblem(admin.api.backup.create({ body: body as never }), 'request.body.invalid', 400);
+    for (const body of [{ password: 'x' }, { password: 'x', backup: '%%%' }, { backup: 'AAAA' }])
+      await expectProblem(admin.api.backup.inspect({ body: body as never }), 'request.body.invalid', 400);
+    for (const body of [
+      { backupId: 'x', parts: ['region'] },
+      { backupId: '0'.repeat(32), parts: [] },
+      { backupId: '0'.repeat(32), parts: ['disks'] },
+    ])
+      await expectProblem(admin.api.backup.restore({ body: body as never }), 'request.body.invalid', 400);
+    const anonymous = box.client();
+    await expectProblem(anonymous.api.backup.create({ body: { password: backupPassword } }), 'auth.session.required', 401);
+    await expectProblem(anonymous.api.backup.inspect({ body: { password: 'x', backup: 'AAAA' } }), 'auth.session.required', 401);
+    await expectProblem(anonymous.api.backup.restore({ body: { backupId: '0'.repeat(32), parts: ['region'] } }), 'auth.session.required', 401);
+    await admin.api.users.create({ body: { username: 'ivy', password: 'ivy password 1' } });
+    const ivy = await box.signIn('ivy', 'ivy password 1');
+    await expectProblem(ivy.api.backup.create({ body: { password: backupPassword } }), 'auth.permission.denied', 403);
+    await expectProblem(ivy.api.backup.inspect({ body: { password: 'x', backup: 'AAAA' } }), 'auth.permission.denied', 403);
+    await expectProblem(ivy.api.backup.restore({ body: { backupId: '0'.repeat(32), parts: ['region'] } }), 'auth.permission.denied', 403);
+  });
+
+  it('inspects: every part checked and counted, with the box and when', async () => {
+    const groups = await admin.api.groups.create({ body: { name: 'family', memberIds: [] } });
+    await admin.api.permissions.setGroupGrants({ params: { groupId: groups.id }, body: { rights: ['sftp'] } });
+    const { share } = await makeShare(admin, 'Photos');
+    await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'group', subjectId: groups.id, level: 'read' }] } });
+    const summary = await inspect(admin, await download(admin));
+    expect(summary.backupId).to.match(/^[0-9a-f]{32}$/);
+    expect(Date.parse(summary.expiresAt) - clock.now()).to.equal(15 * 60_000);
+    expect(summary.box.version).to.be.a('string').that.is.not.empty;
+    expect(Date.parse(summary.createdAt)).to.equal(clock.now());
+    const counts = Object.fromEntries(summary.parts.map((p) => [p.name, p.counts]));
+    expect(Object.keys(counts)).to.have.members(['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'apps']);
+    expect(counts.users).to.include({ users: 3, administrators: 1 });
+    expect(counts.groups).to.include({ groups: 1 });
+    expect(counts.permissions?.grants).to.be.at.least(2);
+    expect(counts.shares).to.include({ shares: 1, shareGrants: 1 });
+    expect(summary.parts.every((p) => p.restorable)).to.equal(true);
+    expect(summary.sharesWithoutDataset).to.deep.equal([]);
+  });
+
+  it('tells a wrong password, a changed byte, a cut file and a file of another kind apart', async () => {
+    const file = await download(admin);
+    await expectProblem(inspect(admin, file, 'not the password at all'), 'backup.password.wrong', 400);
+    const changed = Buffer.from(file);
+    changed[file.length - 40] = (changed[file.length - 40] ?? 0) ^ 0xff;
+    await expectProblem(inspect(admin, changed), 'backup.file.damaged', 400);
+    await expectProblem(inspect(admin, file.subarray(0, file.length - 7)), 'backup.file.damaged', 400);
+    await expectProblem(inspect(admin, Buffer.from('just some text, not a backup file at all, long enough for a header')), 'backup.file.not_backup', 400);
+    const future = Buffer.from(file);
+    future.writeUInt16BE(9, 8);
+    const err = await expectProblem(inspect(admin, future), 'backup.file.version_unsupported', 400);
+    expect(err.problem.params).to.deep.equal({ version: 9 });
+  });
+
+  it('refuses a part that does not hold what it must, and shows parts of a newer version as not restorable', async () => {
+    const box0 = { name: 'old', version: '0.0.1' };
+    const hostile = await writeBackup(
+      { createdAt: new Date().toISOString(), box: box0, parts: { users: { users: [{ id: 1, username: 'root', uid: 0 }] } } },
+      backupPassword,
+    );
+    const err = await expectProblem(inspect(admin, hostile), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'users' });
+    const region = await writeBackup(
+      { createdAt: new Date().toISOString(), box: box0, parts: { region: { language: 'de', region: 'AT' }, future: { x: 1 } } },
+      backupPassword,
+    );
+    const summary = await inspect(admin, region);
+    expect(summary.parts).to.deep.equal([
+      { name: 'region', counts: { settings: 1 }, restorable: true },
+      { name: 'future', counts: {}, restorable: false },
+    ]);
+    const absent = await expectProblem(
+      admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['users', 'region'] } }),
+      'backup.part.not_in_backup',
+      400,
+    );
+    expect(absent.problem.params).to.deep.equal({ parts: ['users'] });
+  });
+
+  it('keeps an inspected backup 15 minutes, for the administrator who inspected it only', async () => {
+    const file = await download(admin);
+    const first = await inspect(admin, file);
+    await admin.api.users.create({ body: { username: 'olga', password: 'olga password 1', admin: true } });
+    const olga = await box.signIn('olga', 'olga password 1');
+    await expectProblem(olga.api.backup.restore({ body: { backupId: first.backupId, parts: ['region'] } }), 'backup.inspected.not_found', 404);
+    clock.at += 15 * 60_000;
+    await expectProblem(admin.api.backup.restore({ body: { backupId: first.backupId, parts: ['region'] } }), 'backup.inspected.not_found', 404);
+    const second = await inspect(admin, file);
+    clock.at += 15 * 60_000 - 1000;
+    const before = restarts;
+    const result = await admin.api.backup.restore({ body: { backupId: second.backupId, parts: ['region'] } });
+    expect(result).to.deep.equal({ restored: ['region'], signedOut: false, sharesWithoutDataset: [], hostFailed: [], restarting: true });
+    expect(restarts).to.equal(before + 1);
+    // Restored once: the same backup id is gone.
+    await expectProblem(admin.api.backup.restore({ body: { backupId: second.backupId, parts: ['region'] } }), 'backup.inspected.not_found', 404);
+  });
+
+  it('restores regional settings alone, leaving users and sessions as they are', async () => {
+    await admin.api.system.setRegion({ body: { language: 'de', region: 'CH' } });
+    const file = await download(admin);
+    await admin.api.system.setRegion({ body: { language: 'en', region: null } });
+    await admin.api.users.create({ body: { username: 'paula', password: 'paula password 1' } });
+    const summary = await inspect(admin, file);
+    await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['region'] } });
+    expect(await admin.api.system.region()).to.deep.equal({ language: 'de', region: 'CH' });
+    expect((await admin.api.users.list()).map((u) => u.username)).to.include('paula');
+  });
+
+  it('restores users, groups, grants and shares: old passwords and uids come back, everybody is signed out', async () => {
+    const before = Object.fromEntries((await admin.api.users.list()).map((u) => [u.username, u]));
+    const file = await download(admin);
+    const bobId = before.bob?.id as number;
+    await admin.api.users.resetPassword({ params: { userId: bobId }, body: { password: 'bob new password 2' } });
+    await admin.api.users.remove({ params: { userId: before.ivy?.id as number }, query: { home: 'keep' } });
+    const quentin = await admin.api.users.create({ body: { username: 'quentin', password: 'quentin password 1' } });
+    const family = (await admin.api.groups.list()).find((g) => g.name === 'family');
+    await admin.api.groups.remove({ params: { groupId: family?.id as number } });
+    const summary = await inspect(admin, file);
+    const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['users', 'groups', 'permissions', 'shares'] } });
+    expect(result).to.include({ signedOut: true, restarting: true });
+    expect(result.restored).to.deep.equal(['users', 'groups', 'permissions', 'shares']);
+    await expectProblem(admin.api.users.list(), 'auth.session.required', 401);
+
+    const again = await box.signIn('admin', adminPassword);
+    const after = Object.fromEntries((await again.api.users.list()).map((u) => [u.username, u]));
+    expect(Object.keys(after)).to.have.members(Object.keys(before));
+    for (const name of Object.keys(before)) expect(after[name]?.uid, name).to.equal(before[name]?.uid);
+    await box.signIn('bob', 'bob password 1');
+    await expectProblem(box.signIn('bob', 'bob new password 2'), 'auth.credentials.invalid', 401);
+    await expectProblem(box.signIn('quentin', 'quentin password 1'), 'auth.credentials.invalid', 401);
+    // Quentin's uid stays given out: the next user gets a new one.
+    const next = await again.api.users.create({ body: { username: 'rosa', password: 'rosa password 1' } });
+    expect(next.uid).to.be.above(quentin.uid);
+    const restoredFamily = (await again.api.groups.list()).find((g) => g.name === 'family');
+    expect(restoredFamily?.gid).to.equal(family?.gid);
+    expect((await again.api.permissions.groupGrants({ params: { groupId: restoredFamily?.id as number } })).rights).to.include('sftp');
+    const photos = (await again.api.shares.list()).find((s) => s.name === 'Photos');
+    expect((await again.api.shares.grants({ params: { shareId: photos?.id as number } })).grants).to.deep.equal([
+      { subjectType: 'group', subjectId: restoredFamily?.id, level: 'read' },
+    ]);
+    admin = again;
+  });
+
+  it('says which shares have no dataset (folder) on this box', async () => {
+    const { share, folder } = await makeShare(admin, 'Gone');
+    const file = await download(admin);
+    rmSync(folder, { recursive: true, force: true });
+    const summary = await inspect(admin, file);
+    expect(summary.sharesWithoutDataset).to.deep.equal([{ name: 'Gone', dataset: null, hostPath: share.hostPath }]);
+    const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['shares'] } });
+    expect(result.sharesWithoutDataset).to.deep.equal(summary.sharesWithoutDataset);
+  });
+});

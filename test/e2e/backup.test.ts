@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import backupEn from '../../web/src/apps/control-panel/backup/i18n/en.json' with { type: 'json' };
+import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
+
+/**
+ * Visible controls whose right edge passes the viewport, unless a scrolling ancestor clips them (the
+ * section tabs), or a page that scrolls sideways. A string: see phone-layout.test.ts.
+ */
+const overflowScript = `(() => {
+  const width = window.innerWidth;
+  const out = [];
+  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 0.5) continue;
+    let clipped = false;
+    for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
+      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
+    }
+    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
+  }
+  return out;
+})()`;
+
+describe('e2e: backup and restore in the Control Panel', function () {
+  this.timeout(120_000);
+  let box: TestDaemon;
+  let browser: Browser;
+  let restarts = 0;
+
+  before(async () => {
+    ({ box, browser } = await startBrowserBox({ daemon: { restart: () => void restarts++ } }));
+  });
+
+  after(async () => {
+    await stopBrowserBox({ box, browser });
+  });
+
+  it('creates a backup, inspects it and restores the regional settings, at phone width and by keyboard', async () => {
+    const api = (await box.signIn()).api;
+    await api.system.setRegion({ body: { language: 'de', region: 'AT' } });
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, acceptDownloads: true });
+    const p = await context.newPage();
+    await signInThroughPage(p, box.url, 'admin', adminPassword);
+    await p.goto(`${box.url}/app/org.service.control-panel/backup`);
+    const panel = p.getByRole('tabpanel');
+
+    // Create: the strength hint follows the typing; the download starts once both fields agree.
+    const password = panel.getByLabel(backupEn['controlPanel.backup.password'], { exact: true }).first();
+    await password.fill('short');
+    await panel.getByText('Strength: weak').waitFor();
+    await password.fill('a long backup passphrase');
+    await panel.getByText('Strength: strong').waitFor();
+    await panel.getByLabel(backupEn['controlPanel.backup.repeat'], { exact: true }).fill('a long backup passphrase');
+    const downloaded = p.waitForEvent('download');
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.create.submit'] }).click();
+    const download = await downloaded;
+    const file = readFileSync((await download.path()) as string);
+    expect(file.subarray(0, 8).toString('ascii')).to.equal('CELLARBK');
+    expect(download.suggestedFilename()).to.match(/\.cellarbackup$/);
+
+    await api.system.setRegion({ body: { language: 'en', region: null } });
+
+    // Inspect: a wrong password is said so; the right one shows the summary.
+    await panel
+      .getByLabel(backupEn['controlPanel.backup.file'], { exact: true })
+      .setInputFiles({ name: 'box.cellarbackup', mimeType: 'application/octet-stream', buffer: file });
+    const openPassword = panel.getByLabel(backupEn['controlPanel.backup.password'], { exact: true }).nth(1);
+    await openPassword.fill('not the password at all');
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.inspect.submit'] }).click();
+    await panel.getByRole('alert').filter({ hasText: backupEn['error.backup.password.wrong'] }).waitFor();
+    await openPassword.fill('a long backup passphrase');
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.inspect.submit'] }).click();
+    const region = panel.getByRole('checkbox', { name: new RegExp(backupEn['controlPanel.backup.part.region']) });
+    await region.waitFor();
+    await panel.getByText('1 administrators').waitFor();
+    expect(await p.evaluate(overflowScript)).to.deep.equal([]);
+    await p.screenshot({ path: screenshotPath('control-panel-backup-summary') });
+
+    // Restore by keyboard: Space ticks the part, Enter asks, the dialog confirms.
+    await region.focus();
+    await p.keyboard.press('Space');
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.restore.submit'] }).focus();
+    await p.keyboard.press('Enter');
+    const dialog = p.getByRole('dialog', { name: backupEn['controlPanel.backup.confirm.title'] });
+    await dialog.waitFor();
+    expect(await dialog.getByText(backupEn['controlPanel.backup.confirm.signOut']).count()).to.equal(0);
+    await dialog.getByRole('button', { name: backupEn['controlPanel.backup.confirm.submit'] }).click();
+    await panel.getByRole('status').filter({ hasText: backupEn['controlPanel.backup.restored'] }).waitFor();
+    expect(await api.system.region()).to.deep.equal({ language: 'de', region: 'AT' });
+    expect(restarts).to.equal(1);
+    expect(await p.evaluate(overflowScript)).to.deep.equal([]);
+    await context.close();
+  });
+});
