@@ -155,15 +155,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const setup = new FirstRunSetup({
-    dataDir: config.dataDir,
-    clock,
-    logger,
-    system,
-    userCount: () => userRows.count(),
-    createUser: (body) => users.create(body),
-  });
-  firstRun = setup;
+  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users }));
   const jobs = new JobEngine({
     db,
     logger,

@@ -64,11 +64,13 @@ describe('first-run setup code', () => {
       clock: { now: () => now },
       logger,
       system,
-      userCount: async () => created.length,
-      createUser: async (body) => {
-        if (body.password.length < 12) throw new ProblemError('auth.password.weak', { reason: 'length', minLength: 12 });
-        created.push(body);
-        return { username: body.username };
+      users: {
+        count: async () => created.length,
+        create: async (body) => {
+          if (body.password.length < 12) throw new ProblemError('auth.password.weak', { reason: 'length', minLength: 12 });
+          created.push(body);
+          return { username: body.username };
+        },
       },
       announce: (line) => announced.push(line),
     });

@@ -19,8 +19,7 @@ export interface FirstRunDeps {
   clock: Clock;
   logger: Logger;
   system: SystemService;
-  userCount: () => Promise<number>;
-  createUser: (body: NewUser) => Promise<{ username: string }>;
+  users: { count(): Promise<number>; create(body: NewUser): Promise<{ username: string }> };
   /** Where the code is told besides its file: the service's output, which the journal keeps (never the log store). */
   announce?: (line: string) => void;
 }
@@ -42,7 +41,7 @@ export class FirstRunSetup {
 
   /** Makes the code when the box has no user yet; call once at start. */
   async prepare(): Promise<void> {
-    if ((await this.deps.userCount()) > 0) return this.forget();
+    if ((await this.deps.users.count()) > 0) return this.forget();
     const raw = Array.from({ length: 10 }, () => alphabet[randomInt(alphabet.length)]).join('');
     this.code = raw;
     this.madeAt = this.deps.clock.now();
@@ -63,7 +62,7 @@ export class FirstRunSetup {
   }
 
   async complete(body: FirstRunRequest): Promise<FirstRunResult> {
-    if (this.running || (await this.deps.userCount()) > 0) throw new ProblemError('setup.done');
+    if (this.running || (await this.deps.users.count()) > 0) throw new ProblemError('setup.done');
     if (this.code === null) throw new ProblemError('setup.code.expired');
     if (this.deps.clock.now() - this.madeAt > codeLifetimeMs) {
       this.forget();
@@ -86,7 +85,14 @@ export class FirstRunSetup {
 
   private async apply(body: FirstRunRequest): Promise<FirstRunResult> {
     // The user first: a weak password or a taken name leaves the code valid for another try.
-    const user = await this.deps.createUser({ username: body.username, password: body.password, admin: true, smb: true, sftp: true, language: body.language });
+    const user = await this.deps.users.create({
+      username: body.username,
+      password: body.password,
+      admin: true,
+      smb: true,
+      sftp: true,
+      language: body.language,
+    });
     this.forget();
     await this.deps.system.setRegion({ language: body.language, region: body.region });
     await this.deps.system.setBoxName(body.boxName);
