@@ -162,10 +162,22 @@ export async function unpackPackage(body: Readable, into: string): Promise<Archi
   });
   // Awaited only after the pipeline; a parser that fails first must not count as unhandled.
   parsed.catch(() => undefined);
+  // Counts the package's bytes, and hands them on in pieces of 1 MiB: a socket's 64 KiB chunks cost zlib a round trip each.
+  let held: Buffer[] = [];
+  let heldBytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      done(null, chunk);
+      held.push(chunk);
+      heldBytes += chunk.length;
+      if (heldBytes < inflateChunkBytes) return done();
+      const piece = Buffer.concat(held, heldBytes);
+      held = [];
+      heldBytes = 0;
+      done(null, piece);
+    },
+    flush(done) {
+      done(null, heldBytes > 0 ? Buffer.concat(held, heldBytes) : undefined);
     },
   });
   const sink = new Writable({
