@@ -54,7 +54,7 @@ describe('app tokens, the API for apps and frontends', function () {
       body: body ? JSON.stringify(body) : undefined,
     });
   const asWindow = (bearer: string, instanceId: string | null, route = '/api/app/me') => asApp(bearer, 'GET', route, undefined, instanceId);
-  const closeWindow = (client: TestClient, instanceId: string) => client.api.apps.closeWindow({ params: { appId, instanceId } });
+  const closeWindow = (client: TestClient, instanceId: string) => client.api.apps.closeWindow({ params: { appId }, query: { instanceId } });
   const expectRefused = async (res: Response) => {
     expect(res.status).to.equal(401);
     expect((await res.json()).code).to.equal('app.token.invalid');
@@ -127,7 +127,7 @@ describe('app tokens, the API for apps and frontends', function () {
     expect((await asWindow(first, 'window-0001')).status).to.equal(200);
 
     // Closing needs the session's CSRF header like every other change.
-    const noCsrf = await user.request('DELETE', `/api/apps/${appId}/windows/window-0001`, { csrf: false });
+    const noCsrf = await user.request('DELETE', `/api/apps/${appId}/tokens?instanceId=window-0001`, { csrf: false });
     expect(noCsrf.status).to.equal(403);
     expect((await asWindow(first, 'window-0001')).status).to.equal(200);
     await closeWindow(user, 'window-0001');
@@ -135,7 +135,7 @@ describe('app tokens, the API for apps and frontends', function () {
     // Only that window's tokens end; closing it again changes nothing.
     expect((await asWindow(second, 'window-0002')).status).to.equal(200);
     await closeWindow(user, 'window-0001');
-    await expectProblem(closeWindow(user, 'x'), 'request.params.invalid', 400);
+    await expectProblem(closeWindow(user, 'x'), 'request.query.invalid', 400);
   });
 
   it('keeps one session’s windows apart from another’s, even of the same user and window id', async () => {

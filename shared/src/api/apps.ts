@@ -302,12 +302,12 @@ export const appsRoutes = {
   closeWindow: defineRoute({
     id: 'apps.closeWindow',
     method: 'DELETE',
-    path: '/api/apps/{appId}/windows/{instanceId}',
+    path: '/api/apps/{appId}/tokens',
     access: 'user',
-    summary: 'The desktop closed a window of the app: the tokens the caller’s session holds for that window end at once',
+    summary: 'The desktop closed a window of the app: the tokens the caller’s session holds for that window (query instanceId) end at once',
     description: 'Answers 204 also when the window holds no token any more (expired, or closed before). Windows of other sessions are not touched.',
-    params: Joi.object<{ appId: string; instanceId: string }, true>({
-      appId: Joi.string().max(128).pattern(appIdPattern, 'app id').required(),
+    params: appIdParams,
+    query: Joi.object<{ instanceId: string }, true>({
       instanceId: Joi.string().pattern(appInstanceIdPattern, 'window instance id').required(),
     }),
     status: 204,

@@ -33,6 +33,6 @@ export function appsHandlers(packages: PackagesService, apps: InstalledAppsServi
     setPermissions: ({ params, body }) => apps.setPermissions(params.appId, body.permissions),
     setUpdatePolicy: ({ params, body }) => apps.setUpdatePolicy(params.appId, body.policy),
     issueToken: ({ user, params, body }) => apps.issueToken(user, params.appId, body),
-    closeWindow: ({ user, params }) => apps.closeWindow(user, params.appId, params.instanceId),
+    closeWindow: ({ user, params, query }) => apps.closeWindow(user, params.appId, query.instanceId),
   };
 }

@@ -261,7 +261,7 @@ export class InstalledAppsService {
     return this.deps.tokens.issue({ kind: request.kind, userId: principal.id, sessionId: principal.sessionId, appId, instanceId: request.instanceId });
   }
 
-  /** The desktop closed one of its windows of the app: that window's tokens end (DELETE /api/apps/{appId}/windows/{instanceId}). */
+  /** The desktop closed one of its windows of the app: that window's tokens end (DELETE /api/apps/{appId}/tokens?instanceId=). */
   closeWindow(principal: Principal, appId: string, instanceId: string): void {
     this.deps.tokens.endWindow(principal.sessionId, appId, instanceId);
   }
