@@ -298,8 +298,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const routeDeps: RouteDeps = {
     resolvePrincipal: principals.resolve,
     validateResponses: config.validateResponses,
-    resolveAppToken: async (token) => {
-      const found = await resolveToken(token, 'host');
+    resolveAppToken: async (token, instanceId) => {
+      const found = await resolveToken(token, 'host', instanceId);
       return found && { principal: found.principal, claims: { appId: found.appId, instanceId: found.instanceId } };
     },
   };

@@ -20,7 +20,11 @@ describe('the API for apps: files of mapped storage', function () {
   let token: string;
 
   const call = (method: string, route: string, body?: string, bearer = token) =>
-    fetch(`${box.url}/api/app/storage${route}`, { method, headers: { Authorization: `Bearer ${bearer}`, Origin: 'null' }, body });
+    fetch(`${box.url}/api/app/storage${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${bearer}`, 'X-Cellar-Instance': 'window-files-1', Origin: 'null' },
+      body,
+    });
   const problem = async (res: Response, status: number, code: string) => {
     const body = (await res.json()) as { code: string };
     expect([res.status, body.code], JSON.stringify(body)).to.deep.equal([status, code]);
@@ -71,7 +75,7 @@ describe('the API for apps: files of mapped storage', function () {
     expect(res.status).to.equal(200);
     expect(await res.text()).to.equal('hello\n');
     const part = await fetch(`${box.url}/api/app/storage/greetings/content?path=hello.txt`, {
-      headers: { Authorization: `Bearer ${token}`, Range: 'bytes=1-2' },
+      headers: { Authorization: `Bearer ${token}`, 'X-Cellar-Instance': 'window-files-1', Range: 'bytes=1-2' },
     });
     expect([part.status, await part.text()]).to.deep.equal([206, 'el']);
   });

@@ -7,6 +7,7 @@ import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
 import type { Clock } from '../../daemon/src/core/clock.ts';
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { eventually } from '../helpers/desktop.ts';
 import { finished } from '../helpers/file-operations.ts';
 import { tgzOf } from '../helpers/tar-builder.ts';
 import { insertUser } from '../helpers/users.ts';
@@ -38,15 +39,22 @@ describe('app tokens, the API for apps and frontends', function () {
     const job = await finished(admin, (await admin.api.apps.install({ params: { packageId: preview.packageId }, body: { pool: 'tank' } })).id);
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
   };
-  const token = async (client: TestClient, kind: 'host' | 'backend' = 'host', app = appId) =>
-    (await client.api.apps.issueToken({ params: { appId: app }, body: { kind, instanceId: 'window-0001' } })).token;
-  /** Calls the API for apps as a sandboxed page does: the bearer token, no cookie. */
-  const asApp = (bearer: string | null, method: string, route: string, body?: unknown) =>
+  const token = async (client: TestClient, kind: 'host' | 'backend' = 'host', instanceId = 'window-0001') =>
+    (await client.api.apps.issueToken({ params: { appId }, body: { kind, instanceId } })).token;
+  /** Calls the API for apps as a sandboxed page does: the bearer token and its window, no cookie. */
+  const asApp = (bearer: string | null, method: string, route: string, body?: unknown, instanceId: string | null = 'window-0001') =>
     fetch(`${box.url}${route}`, {
       method,
-      headers: { ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}), Origin: 'null' },
+      headers: {
+        ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+        ...(instanceId ? { 'X-Cellar-Instance': instanceId } : {}),
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+        Origin: 'null',
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
+  const asWindow = (bearer: string, instanceId: string | null, route = '/api/app/me') => asApp(bearer, 'GET', route, undefined, instanceId);
+  const closeWindow = (client: TestClient, instanceId: string) => client.api.apps.closeWindow({ params: { appId }, query: { instanceId } });
   const expectRefused = async (res: Response) => {
     expect(res.status).to.equal(401);
     expect((await res.json()).code).to.equal('app.token.invalid');
@@ -103,18 +111,74 @@ describe('app tokens, the API for apps and frontends', function () {
   it('takes only a host token: no token, the session cookie alone, a backend token or a made-up one are refused', async () => {
     await expectRefused(await asApp(null, 'GET', '/api/app/me'));
     await expectRefused(await user.request('GET', '/api/app/me'));
+    await expectRefused(await user.request('GET', '/api/app/me', { headers: { 'X-Cellar-Instance': 'window-0001' } }));
+    await expectRefused(await user.request('POST', '/api/app/notifications', { body: { title: 'from the cookie' } }));
     await expectRefused(await asApp(await token(user, 'backend'), 'GET', '/api/app/me'));
     await expectRefused(await asApp('A'.repeat(43), 'GET', '/api/app/me'));
+  });
+
+  it('takes a token only from the window it was issued for, and ends it when that window closes', async () => {
+    const first = await token(user, 'host', 'window-0001');
+    const second = await token(user, 'host', 'window-0002');
+    // Lifted into another window, or sent without naming one, the token is no token.
+    await expectRefused(await asWindow(first, 'window-0002'));
+    await expectRefused(await asWindow(first, null));
+    await expectRefused(await asWindow(first, 'bad window'));
+    expect((await asWindow(first, 'window-0001')).status).to.equal(200);
+
+    // Closing needs the session's CSRF header like every other change.
+    const noCsrf = await user.request('DELETE', `/api/apps/${appId}/tokens?instanceId=window-0001`, { csrf: false });
+    expect(noCsrf.status).to.equal(403);
+    expect((await asWindow(first, 'window-0001')).status).to.equal(200);
+    await closeWindow(user, 'window-0001');
+    await expectRefused(await asWindow(first, 'window-0001'));
+    // Only that window's tokens end; closing it again changes nothing.
+    expect((await asWindow(second, 'window-0002')).status).to.equal(200);
+    await closeWindow(user, 'window-0001');
+    await expectProblem(closeWindow(user, 'x'), 'request.query.invalid', 400);
+  });
+
+  it('keeps one session’s windows apart from another’s, even of the same user and window id', async () => {
+    const other = await box.signIn('uma', 'uma-password-1');
+    const mine = await token(user, 'host', 'window-0003');
+    const theirs = await token(other, 'host', 'window-0003');
+    await closeWindow(other, 'window-0003');
+    await closeWindow(admin, 'window-0003');
+    await expectRefused(await asWindow(theirs, 'window-0003'));
+    expect((await asWindow(mine, 'window-0003')).status).to.equal(200);
+    await other.api.auth.logout();
+  });
+
+  it('lets only a backend token of its window through to the backend, which learns the user and the window', async () => {
+    const backend = await token(user, 'backend', 'window-0004');
+    const reached = await eventually(
+      () => asWindow(backend, 'window-0004', `/api/app-backend/${appId}/visit`),
+      (res) => res.status === 200,
+      'the example backend answering through the box',
+    );
+    expect(await reached.json()).to.deep.include({ user: 'uma', window: 'window-0004' });
+    // The window's header is the daemon's to set: a page cannot name another window to the backend.
+    const claimed = await fetch(`${box.url}/api/app-backend/${appId}/visit`, {
+      headers: { Authorization: `Bearer ${backend}`, 'X-Cellar-Instance': 'window-0004', 'X-Cellar-Username': 'admin' },
+    });
+    expect(await claimed.json()).to.deep.include({ user: 'uma', window: 'window-0004' });
+    await expectRefused(await asWindow(backend, 'window-0005', `/api/app-backend/${appId}/visit`));
+    await expectRefused(await asWindow(backend, null, `/api/app-backend/${appId}/visit`));
+    await expectRefused(await asWindow(await token(user, 'host', 'window-0004'), 'window-0004', `/api/app-backend/${appId}/visit`));
+    await expectRefused(await user.request('GET', `/api/app-backend/${appId}/visit`, { headers: { 'X-Cellar-Instance': 'window-0004' } }));
+    await closeWindow(user, 'window-0004');
+    await expectRefused(await asWindow(backend, 'window-0004', `/api/app-backend/${appId}/visit`));
   });
 
   it('answers the CORS preflight of a sandboxed page without credentials', async () => {
     const res = await fetch(`${box.url}/api/app/notifications`, {
       method: 'OPTIONS',
-      headers: { Origin: 'null', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      headers: { Origin: 'null', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, x-cellar-instance' },
     });
     expect(res.status).to.equal(204);
     expect(res.headers.get('access-control-allow-origin')).to.equal('*');
     expect(res.headers.get('access-control-allow-headers')).to.match(/Authorization/);
+    expect(res.headers.get('access-control-allow-headers')).to.match(/X-Cellar-Instance/);
     expect(res.headers.get('access-control-allow-credentials')).to.equal(null);
   });
 
@@ -154,6 +218,7 @@ describe('app tokens, the API for apps and frontends', function () {
 
     const other = await box.signIn('uma', 'uma-password-1');
     const ofOtherSession = await token(other);
+    expect((await asApp(ofOtherSession, 'GET', '/api/app/me')).status).to.equal(200);
     await other.api.auth.logout();
     await expectRefused(await asApp(ofOtherSession, 'GET', '/api/app/me'));
     // The first session's tokens live on.
@@ -166,8 +231,10 @@ describe('app tokens, the API for apps and frontends', function () {
     await admin.api.apps.setGrants({ params: { appId }, body: { users: [userId], groups: [] } });
 
     const beforeDisable = await token(user);
+    const backendBeforeDisable = await token(user, 'backend');
     await admin.api.apps.update({ params: { appId }, body: { enabled: false } });
     await expectRefused(await asApp(beforeDisable, 'GET', '/api/app/me'));
+    await expectRefused(await asWindow(backendBeforeDisable, 'window-0001', `/api/app-backend/${appId}/visit`));
     await admin.api.apps.update({ params: { appId }, body: { enabled: true } });
     // Ended for good: switching the app on again does not bring an old token back.
     await expectRefused(await asApp(beforeDisable, 'GET', '/api/app/me'));

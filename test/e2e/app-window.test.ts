@@ -42,15 +42,20 @@ describe('e2e: an installed app in its window, sandboxed', function () {
     if (this.currentTest?.state === 'failed') await desk.page.screenshot({ path: screenshotPath('app-window-failure') });
   });
 
-  it('opens from the start menu, greets its user through the API for apps and counts the visit in its backend', async () => {
+  /** Opens the app from the start menu and waits for its greeting, which needs its host token. */
+  const openHello = async () => {
     const { page } = desk;
     await page.keyboard.press('Alt+Shift+KeyS');
     const menu = page.getByRole('menu', { name: desktopEn['start.title'] });
     await menu.getByRole('menuitem', { name: 'Hello' }).click();
-    const iframe = page.locator('iframe[title="Hello"]');
-    await iframe.waitFor();
-    expect(await iframe.getAttribute('sandbox')).to.equal('allow-scripts allow-forms allow-downloads');
+    await page.locator('iframe[title="Hello"]').waitFor();
     await page.frameLocator('iframe[title="Hello"]').getByRole('heading', { name: 'Hello, uma' }).waitFor();
+  };
+
+  it('opens from the start menu, greets its user through the API for apps and counts the visit in its backend', async () => {
+    const { page } = desk;
+    await openHello();
+    expect(await page.locator('iframe[title="Hello"]').getAttribute('sandbox')).to.equal('allow-scripts allow-forms allow-downloads');
     // Its backend counted the visit, reached through the box with the window's backend token.
     await page.frameLocator('iframe[title="Hello"]').getByLabel('Visits').getByText('#1').waitFor();
     const found = page.frames().find((f) => f.url().includes('/frontends/org.example.hello/'));
@@ -91,6 +96,20 @@ describe('e2e: an installed app in its window, sandboxed', function () {
     expect(probe.parent).to.equal('blocked: SecurityError');
     // Without a session cookie the API refuses, and without CORS the page cannot even read that.
     expect(probe.users).to.be.oneOf(['blocked', 'status 401']);
+  });
+
+  it('ends the window’s tokens when its user closes the window', async () => {
+    // The example page keeps its token and window id in script-wide variables.
+    const held = (await frame.evaluate('({ token, instanceId })')) as { token: string; instanceId: string };
+    const asWindow = () => fetch(`${box.url}/api/app/me`, { headers: { Authorization: `Bearer ${held.token}`, 'X-Cellar-Instance': held.instanceId } });
+    expect((await asWindow()).status).to.equal(200);
+    await desk.page.locator('[data-app="org.example.hello"]').getByRole('button', { name: desktopEn['wm.close'] }).click();
+    await eventually(
+      async () => (await asWindow()).status,
+      (status) => status === 401,
+      'the closed window’s token refused',
+    );
+    await openHello();
   });
 
   it('loses the window’s app when an administrator switches the app off', async () => {

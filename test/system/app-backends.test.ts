@@ -40,7 +40,8 @@ describe('app backends, supervised under their own accounts', function () {
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
   };
   const backendToken = async () => (await admin.api.apps.issueToken({ params: { appId }, body: { kind: 'backend', instanceId: 'window-0001' } })).token;
-  const callBackend = (token: string) => fetch(`${box.url}/api/app-backend/${appId}/visits`, { headers: { Authorization: `Bearer ${token}` } });
+  const callBackend = (token: string) =>
+    fetch(`${box.url}/api/app-backend/${appId}/visits`, { headers: { Authorization: `Bearer ${token}`, 'X-Cellar-Instance': 'window-0001' } });
   const running = (uid: number, what: string) =>
     eventually(
       async () => pidsOf(uid),

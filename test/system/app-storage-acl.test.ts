@@ -125,7 +125,7 @@ describe('app storage mappings on the disk (root, real accounts and ACLs)', func
   it('runs the API for apps’ file calls as the app’s own account', async () => {
     const { token } = await admin.api.apps.issueToken({ params: { appId }, body: { kind: 'host', instanceId: 'window-acl-1' } });
     const call = (method: string, route: string, body?: string) =>
-      fetch(`${box.url}/api/app/storage${route}`, { method, headers: { Authorization: `Bearer ${token}` }, body });
+      fetch(`${box.url}/api/app/storage${route}`, { method, headers: { Authorization: `Bearer ${token}`, 'X-Cellar-Instance': 'window-acl-1' }, body });
     const written = await call('PUT', '/greetings/content?path=by-api.txt', 'through the API\n');
     expect(written.status).to.equal(201);
     expect(statSync(path.join(folder, 'greetings', 'by-api.txt')).uid).to.equal(uid);

@@ -4,6 +4,7 @@ import type Joi from 'joi';
 import { currentContext } from '../core/request-context.ts';
 import { holdsRight, type Principal, type PrincipalResolver } from '../core/principal.ts';
 import { ProblemError } from '../core/problem-error.ts';
+import { appCredentialsOf } from './app-credentials.ts';
 import { assertCsrf, assertSameOrigin } from './csrf.ts';
 import type { AppTokenClaims, AreaHandlers, HandlerContext } from './handler.ts';
 import { checkResponse, validatePart } from './validate.ts';
@@ -11,8 +12,8 @@ import { checkResponse, validatePart } from './validate.ts';
 export interface RouteDeps {
   resolvePrincipal: PrincipalResolver;
   validateResponses: boolean;
-  /** The window behind an `Authorization: Bearer` host token, with its user; null for a missing or ended token. */
-  resolveAppToken?: (token: string) => Promise<{ principal: Principal; claims: AppTokenClaims } | null>;
+  /** The window behind a host token presented as that window, with its user; null for a missing, ended or another window's token. */
+  resolveAppToken?: (token: string, instanceId: string) => Promise<{ principal: Principal; claims: AppTokenClaims } | null>;
 }
 
 const defaultJsonLimit = 100 * 1024;
@@ -42,13 +43,13 @@ async function principalOf(req: Request, deps: RouteDeps): Promise<Principal | n
 }
 
 /**
- * The caller of a route of the API for apps: only a host token counts. The session cookie is
- * ignored, so a page that rides on the desktop's session can never act as an app, and a token
- * needs no CSRF header (a browser never adds it on its own).
+ * The caller of a route of the API for apps: only a host token, presented by the window it was
+ * issued for, counts. The session cookie is ignored, so a page that rides on the desktop's session
+ * can never act as an app, and a token needs no CSRF header (a browser never adds it on its own).
  */
 async function appCallerOf(req: Request, deps: RouteDeps): Promise<{ principal: Principal; claims: AppTokenClaims }> {
-  const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(req.get('Authorization') ?? '')?.[1];
-  const found = token && deps.resolveAppToken ? await deps.resolveAppToken(token) : null;
+  const credentials = appCredentialsOf(req);
+  const found = credentials && deps.resolveAppToken ? await deps.resolveAppToken(credentials.token, credentials.instanceId) : null;
   if (!found) throw new ProblemError('app.token.invalid');
   const ctx = currentContext();
   if (ctx) ctx.userId = found.principal.id;

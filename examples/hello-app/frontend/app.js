@@ -1,7 +1,9 @@
 // The desktop hands this window its host token by postMessage (and a fresh one before it
-// expires); the API for apps takes only that token, as `Authorization: Bearer`.
+// expires); the API for apps takes only that token, as `Authorization: Bearer`, together with
+// the window's instance id in `X-Cellar-Instance`.
 let token = null;
 let backendToken = null;
+let instanceId = null;
 
 const strings = {
   en: { hello: (name) => `Hello, ${name}`, notify: 'Send me a notification', sent: 'Sent.', title: 'Hello from the Hello app' },
@@ -12,7 +14,7 @@ let text = strings.en;
 async function call(method, path, body) {
   const res = await fetch(path, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: { Authorization: `Bearer ${token}`, 'X-Cellar-Instance': instanceId, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!res.ok) throw new Error(`${res.status} ${(await res.json().catch(() => ({}))).code ?? ''}`);
@@ -41,12 +43,15 @@ document.getElementById('notify').addEventListener('click', async () => {
 
 /** The backend counts visits; it is reached through the box with the window's backend token. */
 async function countVisit() {
-  const res = await fetch('/api/app-backend/org.example.hello/visit', { headers: { Authorization: `Bearer ${backendToken}` } });
+  const res = await fetch('/api/app-backend/org.example.hello/visit', {
+    headers: { Authorization: `Bearer ${backendToken}`, 'X-Cellar-Instance': instanceId },
+  });
   if (res.ok) document.getElementById('visits').textContent = `#${(await res.json()).visits}`;
 }
 
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent || event.data?.type !== 'cellar.token') return;
+  instanceId = event.data.instanceId;
   if (event.data.kind === 'backend') {
     const first = backendToken === null;
     backendToken = event.data.token;

@@ -92,7 +92,7 @@ export const appPackageRoutes = {
     access: 'admin',
     summary: 'Uploads a .serviceapp package, unpacks and checks it, and answers its preview; kept 15 minutes for the uploader',
     description:
-      'The body is the package file (a gzip-compressed tar). Every entry is checked before anything is unpacked: no absolute paths, no `..`, no links leaving the package, no devices, FIFOs or set-id bits, no names that differ in case only; at most 512 MB and 20,000 entries unpacked. See docs/apps.md for the format.',
+      'The body is the package file (a gzip-compressed tar). The package is unpacked as it arrives, every entry checked before it is written, and a refused package leaves nothing behind: no absolute paths, no `..`, no links leaving the package, no devices, FIFOs or set-id bits, no names that differ in case only; at most 512 MB and 20,000 entries unpacked. See docs/apps.md for the format.',
     body: { raw: true, contentType: 'application/gzip' },
     bodyLimit: packageLimits.bytes,
     status: 200,

@@ -133,6 +133,14 @@ export interface AppTokenRequest {
   instanceId: string;
 }
 
+/** A window's instance id, made by the desktop when it opens the window. */
+export const appInstanceIdPattern = /^[A-Za-z0-9_-]{8,64}$/;
+/**
+ * The header a window's page sends with its token on every call (API for apps and backend path):
+ * the window it calls as, which must be the window the token was issued for.
+ */
+export const appInstanceHeader = 'X-Cellar-Instance';
+
 export interface AppToken {
   token: string;
   kind: AppTokenKind;
@@ -285,13 +293,25 @@ export const appsRoutes = {
     params: appIdParams,
     body: Joi.object<AppTokenRequest, true>({
       kind: Joi.string().valid('host', 'backend').required(),
-      instanceId: Joi.string()
-        .pattern(/^[A-Za-z0-9_-]{8,64}$/, 'window instance id')
-        .required(),
+      instanceId: Joi.string().pattern(appInstanceIdPattern, 'window instance id').required(),
     }).id('AppTokenRequest'),
     status: 200,
     response: appTokenSchema,
     errors: [...appErrors, 'app.backend.missing'],
   }),
   ...appStorageRoutes(appIdSchema, appDetailsSchema),
+  closeWindow: defineRoute({
+    id: 'apps.closeWindow',
+    method: 'DELETE',
+    path: '/api/apps/{appId}/tokens',
+    access: 'user',
+    summary: 'The desktop closed a window of the app: the tokens the caller’s session holds for that window (query instanceId) end at once',
+    description: 'Answers 204 also when the window holds no token any more (expired, or closed before). Windows of other sessions are not touched.',
+    params: appIdParams,
+    query: Joi.object<{ instanceId: string }, true>({
+      instanceId: Joi.string().pattern(appInstanceIdPattern, 'window instance id').required(),
+    }),
+    status: 204,
+    errors: [],
+  }),
 };

@@ -1,6 +1,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import path from 'node:path';
 import { appIdPattern } from '../../../../shared/src/api/app-manifest.ts';
+import { appInstanceHeader } from '../../../../shared/src/api/apps.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { volumeLayout } from './app-jobs.ts';
@@ -60,7 +61,7 @@ export function appFrontends(deps: { models: AppModels; volumes: AppVolumes }): 
 /** The API for apps is called from sandboxed pages (origin `null`) with a bearer token: CORS without credentials. */
 export const appApiCors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Range, If-Range, If-None-Match, If-Modified-Since');
+  res.setHeader('Access-Control-Allow-Headers', `Authorization, Content-Type, Range, If-Range, If-None-Match, If-Modified-Since, ${appInstanceHeader}`);
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT');
   res.setHeader('Access-Control-Max-Age', '600');
   if (req.method === 'OPTIONS') {

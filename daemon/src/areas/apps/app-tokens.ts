@@ -17,7 +17,9 @@ const perSessionLimit = 500;
 
 /**
  * App tokens: random, held only in memory (a restart ends them all; windows ask again), each
- * bound to the user, the session, the app and the window it was issued for.
+ * bound to the user, the session, the app and the window it was issued for. The window binding
+ * holds both ways: a call must name the token's window (a token lifted from one window is no
+ * token of another), and the window's close ends its tokens.
  */
 export class AppTokens {
   private readonly tokens = new Map<string, Issued>();
@@ -35,10 +37,10 @@ export class AppTokens {
     return { token, kind: claims.kind, expiresAt: new Date(expiresAt).toISOString() };
   }
 
-  /** The claims of a live token of this kind; null for an unknown, expired or ended one. */
-  find(token: string, kind: AppTokenKind): Issued | null {
+  /** The claims of a live token of this kind issued for this window; null for an unknown, expired, ended or another window's one. */
+  find(token: string, kind: AppTokenKind, instanceId: string): Issued | null {
     const found = this.tokens.get(token);
-    if (!found || found.kind !== kind) return null;
+    if (!found || found.kind !== kind || found.instanceId !== instanceId) return null;
     if (found.expiresAt <= this.clock.now()) {
       this.tokens.delete(token);
       return null;
@@ -49,6 +51,11 @@ export class AppTokens {
   /** Sign-out and every other end of a session. */
   endSession(sessionId: string): void {
     for (const [token, t] of this.tokens) if (t.sessionId === sessionId) this.tokens.delete(token);
+  }
+
+  /** The desktop closed the window: its tokens of this session end (another session's window of the same id is another window). */
+  endWindow(sessionId: string, appId: string, instanceId: string): void {
+    for (const [token, t] of this.tokens) if (t.sessionId === sessionId && t.appId === appId && t.instanceId === instanceId) this.tokens.delete(token);
   }
 
   /** Disable and uninstall. */

@@ -17,16 +17,17 @@ export interface ResolvedToken {
 }
 
 /**
- * Reads an app token as it is now: a live token of the kind, of a session still alive, of a user
- * still active who may still use the app, which is still on. Checked on every call.
+ * Reads an app token as it is now: a live token of the kind, issued for the window the call
+ * names, of a session still alive, of a user still active who may still use the app, which is
+ * still on. Checked on every call.
  */
 export function appTokenResolver(
   apps: AppsArea,
   sessionAlive: (sessionId: string) => Promise<boolean>,
   principals: PrincipalResolver,
-): (token: string, kind: 'host' | 'backend') => Promise<ResolvedToken | null> {
-  return async (token, kind) => {
-    const claims = apps.tokens.find(token, kind);
+): (token: string, kind: 'host' | 'backend', instanceId: string) => Promise<ResolvedToken | null> {
+  return async (token, kind, instanceId) => {
+    const claims = apps.tokens.find(token, kind, instanceId);
     if (!claims || !(await sessionAlive(claims.sessionId))) return null;
     const found = await principals(claims.userId);
     const principal = found ? { ...found, sessionId: claims.sessionId } : null;
@@ -51,6 +52,9 @@ export function mountApps(router: Router, apps: AppsArea, deps: AppsHttpDeps): v
   router.use(backendPath, appApiCors);
   router.use(
     backendPath,
-    backendProxy({ resolveBackendToken: (token) => deps.resolveToken(token, 'backend'), socketOf: (appId) => apps.backends.socketOf(appId) }),
+    backendProxy({
+      resolveBackendToken: (token, instanceId) => deps.resolveToken(token, 'backend', instanceId),
+      socketOf: (appId) => apps.backends.socketOf(appId),
+    }),
   );
 }

@@ -41,5 +41,6 @@ export function appsHandlers(
     issueToken: ({ user, params, body }) => apps.issueToken(user, params.appId, body),
     mapStorage: ({ params, body }) => mappings.map(params.appId, params.storageId, body),
     unmapStorage: ({ params }) => mappings.unmap(params.appId, params.storageId),
+    closeWindow: ({ user, params, query }) => apps.closeWindow(user, params.appId, query.instanceId),
   };
 }

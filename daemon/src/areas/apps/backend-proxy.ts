@@ -2,13 +2,14 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import http from 'node:http';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { appCredentialsOf } from '../../http/app-credentials.ts';
 
 /** Where the desktop reaches an app's backend: `/api/app-backend/<appId>/<path>`, with a backend token. */
 export const backendPath = '/api/app-backend';
 
 export interface BackendProxyDeps {
-  /** The user and app behind a live backend token (session alive, app on, user allowed), or null. */
-  resolveBackendToken(token: string): Promise<{ principal: Principal; appId: string; instanceId: string } | null>;
+  /** The user and app behind a live backend token presented as its window (session alive, app on, user allowed), or null. */
+  resolveBackendToken(token: string, instanceId: string): Promise<{ principal: Principal; appId: string; instanceId: string } | null>;
   socketOf(appId: string): string | null;
 }
 
@@ -29,14 +30,15 @@ function forwardedHeaders(req: Request, who: { principal: Principal; instanceId:
 
 /**
  * Passes a window's requests to its app's backend over the backend's Unix socket, once the
- * backend token is checked; a host token, the session cookie or another app's token get nowhere.
+ * backend token is checked against the window the request names; a host token, the session
+ * cookie, another app's or another window's token get nowhere.
  */
 export function backendProxy(deps: BackendProxyDeps): Router {
   const router = express.Router();
   const pass: RequestHandler = async (req, res, next) => {
     const appId = String(req.params.appId);
-    const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(req.get('Authorization') ?? '')?.[1];
-    const who = token ? await deps.resolveBackendToken(token) : null;
+    const credentials = appCredentialsOf(req);
+    const who = credentials ? await deps.resolveBackendToken(credentials.token, credentials.instanceId) : null;
     if (!who || who.appId !== appId) throw new ProblemError('app.token.invalid');
     const socketPath = deps.socketOf(appId);
     if (!socketPath) throw new ProblemError('app.backend.unavailable', { appId });

@@ -270,6 +270,11 @@ export class InstalledAppsService {
     return this.deps.tokens.issue({ kind: request.kind, userId: principal.id, sessionId: principal.sessionId, appId, instanceId: request.instanceId });
   }
 
+  /** The desktop closed one of its windows of the app: that window's tokens end (DELETE /api/apps/{appId}/tokens?instanceId=). */
+  closeWindow(principal: Principal, appId: string, instanceId: string): void {
+    this.deps.tokens.endWindow(principal.sessionId, appId, instanceId);
+  }
+
   /** What a window of the app learns of itself (GET /api/app/me): the permissions it holds now and its log level. */
   async self(principal: Principal, appId: string): Promise<AppSelf> {
     const row = await this.row(appId);

@@ -10,7 +10,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 export interface KeptPackage {
   id: string;
   ownerId: number;
-  /** The package's private folder: package.serviceapp and files/ (unpacked). */
+  /** The package's private folder, with files/ (unpacked). */
   folder: string;
   manifest: AppManifest;
   icon: string;

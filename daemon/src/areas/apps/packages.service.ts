@@ -1,15 +1,13 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { packageLimits, type AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
 import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { boundedBody } from '../../http/bounded-body.ts';
-import { scanArchive, unpackArchive } from './package-archive.ts';
+import { unpackPackage } from './package-archive.ts';
 import { checkLayout } from './package-layout.ts';
 import { previewOf } from './package-preview.ts';
 import type { PackageStore } from './package-store.ts';
@@ -30,17 +28,13 @@ export class PackagesService {
     if (declaredLength !== null && declaredLength > packageLimits.bytes) throw new ProblemError('request.body.too_large', { limit: packageLimits.bytes });
     const { id, folder } = await this.deps.store.reserve();
     try {
-      const file = path.join(folder, 'package.serviceapp');
-      const received = createWriteStream(file, { flags: 'wx', mode: 0o600 });
-      await pipeline(boundedBody(body, packageLimits.bytes), received);
-      // Every header is checked before a single file is written.
-      const summary = await scanArchive(file);
       const files = path.join(folder, 'files');
       await mkdir(files, { mode: 0o700 });
-      await unpackArchive(file, files);
+      // Unpacked as it arrives, each entry checked before it is written; the package file itself is never kept.
+      const summary = await unpackPackage(boundedBody(body, packageLimits.bytes), files);
       const contents = await checkLayout(files, this.deps.boxVersion);
       const installed = await this.deps.installed(contents.manifest.id);
-      const kept = this.deps.store.keep({ id, ownerId: user.id, folder, ...contents, size: received.bytesWritten, ...summary });
+      const kept = this.deps.store.keep({ id, ownerId: user.id, folder, ...contents, ...summary });
       const preview = previewOf(kept, installed);
       this.deps.logger.info('app package uploaded', {
         component: 'apps',

@@ -1,3 +1,4 @@
+import { appInstanceHeader } from '../../../../shared/src/api/apps.ts';
 import { problemSchema } from '../../../../shared/src/api/common.ts';
 import type { RouteTable } from '../../../../shared/src/api/route.ts';
 import { errorCatalog, problemType, type ErrorCode, type ErrorSpec } from '../../../../shared/src/errors/index.ts';
@@ -62,6 +63,12 @@ export function buildOpenApiDocument(tables: Record<string, RouteTable>, options
           description: "The session's csrfToken, on every state-changing request made with a session.",
         },
         appToken: { type: 'http', scheme: 'bearer', description: 'A host token from POST /api/apps/{appId}/tokens, for the API for apps (/api/app/**).' },
+        appInstance: {
+          type: 'apiKey',
+          in: 'header',
+          name: appInstanceHeader,
+          description: 'The window the call comes from: the instanceId the token was issued for.',
+        },
       },
       'x-error-catalog': errorCatalogExtension(),
     },

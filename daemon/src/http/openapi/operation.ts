@@ -31,7 +31,7 @@ function security(route: RouteDef): Record<string, string[]>[] {
   const session: Record<string, string[]> = needsCsrf(route) ? { session: [], csrf: [] } : { session: [] };
   // A public route can be called without a session; a signed-in caller still sends the CSRF token.
   if (route.access === 'public') return needsCsrf(route) ? [{}, session] : [];
-  if (route.access === 'app') return [{ appToken: [] }];
+  if (route.access === 'app') return [{ appToken: [], appInstance: [] }];
   return [session];
 }
 
