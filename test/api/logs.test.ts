@@ -81,7 +81,9 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(list({ cursor: 'forged' }), 'logs.cursor.invalid', 400);
       await expectProblem(admin.api.logs.export({ query: { format: 'xml' } as never }), 'request.query.invalid', 400);
       await expectProblem(
-        admin.api.logs.updateSettings({ body: { maxBytes: 4 * 1024 ** 3 + 1, retentionDays: 7, archive: false, archiveRetentionDays: 365, archivePool: null } }),
+        admin.api.logs.updateSettings({
+          body: { maxBytes: 4 * 1024 ** 3 + 1, retentionDays: 7, archive: false, archiveRetentionDays: 365, archivePool: null },
+        }),
         'request.body.invalid',
         400,
       );
