@@ -5,7 +5,7 @@
 // modules shipped (sqlite3, sharp) are the ones npm installed for this Node, and Debian 12's
 // nodejs (18) is older than the engines field allows; a box update brings a newer Node with the
 // rest. Debian's packages provide the host tools the daemon drives.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,7 +40,11 @@ function run(file, args, options = {}) {
 
 /** Top-level folders of node_modules that production code needs (npm's own view, nested ones included in their parent). */
 function productionModules() {
-  const lines = run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: repo }).split('\n');
+  // npm ls exits non-zero over problems elsewhere in the tree (extraneous or development packages) yet
+  // still lists the production tree; a module it lists but that is absent fails the copy below.
+  const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: repo, encoding: 'utf8' });
+  if (!listed.stdout?.trim()) throw new Error(`npm ls listed nothing: ${listed.stderr}`);
+  const lines = listed.stdout.trim().split('\n');
   const top = new Set();
   for (const line of lines) {
     const rel = path.relative(path.join(repo, 'node_modules'), line);

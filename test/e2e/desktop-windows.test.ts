@@ -48,10 +48,12 @@ describe('e2e: desktop windows', function () {
       'Storage Manager',
       'Logs',
       'App Center',
+      'Overview',
       desktopEn['desktopSettings.personal'],
     ]);
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal('Files');
     await page.keyboard.press('End');
+    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowUp');
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal('App Center');
     await page.keyboard.press('Enter');

@@ -12,7 +12,8 @@ async function withCsrfToken(request) {
 function revealAnchor() {
   if (!location.hash) return;
   const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (target) target.scrollIntoView();
+  // onComplete comes before React has drawn the areas above the catalog: scroll once they are there.
+  if (target) setTimeout(() => target.scrollIntoView(), 100);
 }
 
 window.SwaggerUIBundle({
@@ -22,6 +23,8 @@ window.SwaggerUIBundle({
   deepLinking: false,
   // No request to the public validator service: the page works without internet.
   validatorUrl: null,
+  // The areas first, each opened on demand: rendering all operations at once stalls on a document this size.
+  docExpansion: 'none',
   requestInterceptor: withCsrfToken,
   onComplete: revealAnchor,
 });
