@@ -342,9 +342,20 @@ describe('app packages: upload, checks, preview, keep and discard', function () 
     });
 
     it('stops a chunked body at 256 MB with 413', async () => {
-      const answer = await send(endlessPackage());
-      expect(answer.status).to.equal(413);
-      expect(JSON.parse(answer.body).code).to.equal('request.body.too_large');
+      let written = 0;
+      const body = endlessPackage().on('data', (chunk: Buffer) => (written += chunk.length));
+      const answer = await send(body).catch((err: NodeJS.ErrnoException) => {
+        // A client still sending when the box closes after its 413 may meet the reset before it
+        // reads the answer (a race of TCP, not of the box): then the box must have stopped reading
+        // well before the 300 MB were sent. Without the limit it reads all and answers otherwise.
+        if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') throw err;
+        expect(written).to.be.below(290 * 1024 * 1024);
+        return null;
+      });
+      if (answer) {
+        expect(answer.status).to.equal(413);
+        expect(JSON.parse(answer.body).code).to.equal('request.body.too_large');
+      }
       expect(leftovers()).to.deep.equal(kept);
     });
   });
