@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { pathErrors } from './common.ts';
-import { fileEntry, maxListLimit, maxUploadBytes, type FileEntry, type SortKey, type SortOrder } from './files.ts';
+import { fileEntry, listQuery, maxUploadBytes, type FileEntry } from './files.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -14,14 +14,6 @@ export interface AppFolderPage {
   items: FileEntry[];
   nextCursor: string | null;
   path: string;
-}
-
-export interface AppListQuery {
-  path?: string;
-  sort?: SortKey;
-  order?: SortOrder;
-  limit?: number;
-  cursor?: string;
 }
 
 const relPath = () => Joi.string().max(4096);
@@ -46,13 +38,7 @@ export const appFilesRoutes = {
     access: 'app',
     summary: 'One page of a folder of the app’s mapped storage, sorted as the file API sorts',
     params,
-    query: Joi.object<AppListQuery, true>({
-      path: relPath().allow(''),
-      sort: Joi.string().valid('name', 'size', 'modified'),
-      order: Joi.string().valid('asc', 'desc'),
-      limit: Joi.number().integer().min(1).max(maxListLimit),
-      cursor: Joi.string().max(8192),
-    }),
+    query: listQuery,
     status: 200,
     response: appFolderPage,
     errors: [...storageErrors, 'fs.entry.not_found', 'fs.entry.not_folder', 'fs.cursor.invalid'],

@@ -82,6 +82,16 @@ export const folderPage = Joi.object<FolderPage, true>({
 }).id('FolderPage');
 
 export const maxListLimit = 1000;
+
+/** A folder page's query: the file API's and the app API's for mapped storage. */
+export const listQuery = Joi.object<ListQuery, true>({
+  path: relPath().allow(''),
+  sort: Joi.string().valid('name', 'size', 'modified'),
+  order: Joi.string().valid('asc', 'desc'),
+  limit: Joi.number().integer().min(1).max(maxListLimit),
+  cursor: Joi.string().max(8192),
+});
+
 /** The largest upload: far beyond any disk of a home box, but a bound all the same. */
 export const maxUploadBytes = 2 ** 44;
 
@@ -105,13 +115,7 @@ export const filesRoutes = {
     access: 'user',
     summary: 'One page of a folder: name (natural order ignoring case), size or modified; live changes on the named topic',
     params: shareIdParams,
-    query: Joi.object<ListQuery, true>({
-      path: relPath().allow(''),
-      sort: Joi.string().valid('name', 'size', 'modified'),
-      order: Joi.string().valid('asc', 'desc'),
-      limit: Joi.number().integer().min(1).max(maxListLimit),
-      cursor: Joi.string().max(8192),
-    }),
+    query: listQuery,
     status: 200,
     response: folderPage,
     errors: [...pathErrors, 'fs.entry.not_found', 'fs.entry.not_folder', 'fs.cursor.invalid'],

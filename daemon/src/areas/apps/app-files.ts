@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { AppFolderPage, AppListQuery } from '../../../../shared/src/api/app-files.ts';
+import type { AppFolderPage } from '../../../../shared/src/api/app-files.ts';
+import type { ListQuery } from '../../../../shared/src/api/files.ts';
 import type { FileEntry } from '../../../../shared/src/api/files.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -43,7 +44,7 @@ export class AppFiles {
     return { files, shareId: mounted.shareId };
   }
 
-  async list(principal: Principal, appId: string, storageId: string, query: AppListQuery): Promise<AppFolderPage> {
+  async list(principal: Principal, appId: string, storageId: string, query: ListQuery): Promise<AppFolderPage> {
     const { files, shareId } = await this.files(appId, storageId);
     const { items, nextCursor, path } = await files.list(principal, shareId, query);
     return { items, nextCursor, path };
