@@ -51,4 +51,9 @@ describe('loadConfig', () => {
     writeFileSync(file, '{ not json');
     expect(() => loadConfig({}, { BOX_CONFIG: file })).to.throw(ConfigError, /Cannot read the config file/);
   });
+
+  it('takes extra signing keys in development mode only', () => {
+    expect(loadConfig({}, { BOX_TRUSTED_KEYS: '/tmp/keys.json' }).trustedKeysFile).to.equal('/tmp/keys.json');
+    expect(() => loadConfig({}, { BOX_MODE: 'box', BOX_TRUSTED_KEYS: '/tmp/keys.json' })).to.throw(ConfigError, /BOX_TRUSTED_KEYS: .*development/);
+  });
 });

@@ -23,6 +23,12 @@ export interface Config {
   logToConsole: boolean;
   /** Serve HTTPS with the box's certificate: always on a box; in development mode only when `BOX_HTTPS=true`. */
   https: boolean;
+  /**
+   * A JSON file of extra Ed25519 public keys trusted for signed indexes (store catalogs, update
+   * channels): `[{ "id": "...", "publicKey": "-----BEGIN PUBLIC KEY-----..." }]`. Development mode
+   * only (tests sign with their own key); a box trusts only the keys built into the daemon.
+   */
+  trustedKeysFile: string | null;
 }
 
 export const defaultPort = 7484;
@@ -38,6 +44,7 @@ const schema = Joi.object<Config, true>({
   validateResponses: Joi.boolean().required(),
   logToConsole: Joi.boolean().required(),
   https: Joi.boolean().allow(null).required(),
+  trustedKeysFile: Joi.string().min(1).allow(null).required(),
 });
 
 /** Keys of the optional JSON config file; environment variables win over it. */
@@ -51,6 +58,7 @@ const envKeys: Record<string, keyof Config> = {
   BOX_ADMIN_PASSWORD: 'adminPassword',
   BOX_LOG_LEVEL: 'logLevel',
   BOX_HTTPS: 'https',
+  BOX_TRUSTED_KEYS: 'trustedKeysFile',
 };
 
 export class ConfigError extends Error {}
@@ -72,6 +80,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     validateResponses: false,
     logToConsole: true,
     https: null,
+    trustedKeysFile: null,
   };
   const file = env.BOX_CONFIG;
   if (file) Object.assign(raw, readConfigFile(file));
@@ -92,6 +101,9 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   if (value.mode === 'box' && overrides.dataDir === undefined && !env.BOX_DATA_DIR) value.dataDir = '/var/lib/cellar';
   value.dataDir = path.resolve(value.dataDir);
   value.https ??= value.mode === 'box';
+  if (value.mode === 'box' && value.trustedKeysFile !== null) {
+    throw new ConfigError('Invalid configuration:\n  BOX_TRUSTED_KEYS: extra signing keys are for development mode only');
+  }
   return Object.freeze(value);
 }
 
