@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import http from 'node:http';
+import net from 'node:net';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
 interface Answer {
@@ -79,4 +80,42 @@ describe('http: a body past the JSON limit on a keep-alive connection', () => {
       }
     }
   });
+
+  it('closes after a declared length far past the limit without a reset, while the client still sends', async () => {
+    const url = new URL(box.url);
+    // Half-open allowed: like a browser, the client goes on sending after the box's FIN.
+    const socket = net.connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    let received = '';
+    let ended = false;
+    let failure: Error | null = null;
+    socket.setEncoding('utf8').on('data', (text: string) => (received += text));
+    socket.on('end', () => (ended = true)).on('error', (err) => (failure = err));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/groups HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${admin.cookieHeader()}\r\nX-CSRF-Token: ${admin.csrfToken ?? ''}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${2 ** 31}\r\n\r\n`,
+    );
+    // Keeps sending after the answer and after the box's FIN: a box that closed at once would
+    // make the kernel answer these bytes with a reset.
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    for (let sent = 0; sent < 64 && failure === null; sent++) {
+      if (!socket.write(chunk)) await drainedOrClosed(socket);
+    }
+    socket.end();
+    if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
+    expect(failure).to.equal(null);
+    expect(received, received).to.match(/^HTTP\/1\.1 413 /);
+    expect(received).to.include('"code":"request.body.too_large"');
+    expect(ended).to.equal(true);
+  });
 });
+
+function drainedOrClosed(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done).off('close', done);
+      resolve();
+    };
+    socket.on('drain', done).on('close', done);
+  });
+}

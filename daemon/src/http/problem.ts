@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { errorCatalog, problemType, type ProblemDetails } from '../../../shared/src/errors/index.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
@@ -76,28 +77,52 @@ export function problemHandler(logger: Logger, clock: Clock = systemClock): Erro
       res.destroy();
       return;
     }
-    discardBody(req);
     sendProblem(res, problem);
+    discardBody(req);
   };
 }
 
-/** What of a refused body is read into the void: a client still sending it gets its answer; past this it is cut off. */
-const discardLimit = 8 * 1024 * 1024;
+/** What of a refused body is read into the void on the kept-alive connection; past it the connection closes. */
+const discardBytes = 64 * 1024 * 1024;
+/** A lingering close lasts at most this long, and ends after this much silence (nginx's lingering_time and _timeout). */
+const lingerMs = 30_000;
+const lingerIdleMs = 5_000;
 
 /**
  * A body refused before it was read (too large, a wrong route) would leave a client blocked
- * writing it and never reading the answer. The rest is read and dropped up to a limit, and
- * the connection closes after the answer.
+ * writing it and never reading the answer. The rest is read and dropped, so the connection
+ * stays usable for the next request; a body that goes on past a limit gets a lingering close.
+ * Called once the answer is written: the close must follow it, never pass it.
  */
 function discardBody(req: Request): void {
   if (req.complete || req.readableEnded) return;
-  req.res?.setHeader('Connection', 'close');
-  let left = discardLimit;
-  req.on('data', (chunk: Buffer) => {
-    left -= chunk.length;
-    if (left < 0) req.socket.destroy();
-  });
+  // The rest is read either way: a socket nobody reads would hold a client that is still sending.
   req.resume();
+  // A declared length past the limit is known now: no need to read up to it first.
+  if (Number(req.headers['content-length'] ?? 0) > discardBytes) return lingeringClose(req.socket);
+  let left = discardBytes;
+  const onData = (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left >= 0) return;
+    req.off('data', onData);
+    lingeringClose(req.socket);
+  };
+  req.on('data', onData);
+}
+
+/**
+ * Closes a connection whose client is still sending, as nginx's lingering close does: the answer
+ * goes out followed by a FIN, and what still arrives is read and dropped until the client is done
+ * (or the time is up). Closing the socket at once would make the kernel answer the next bytes with
+ * a reset, and a reset can destroy the answer before the client read it: a browser uploading a
+ * too-large file would show a network error instead of the 413.
+ */
+function lingeringClose(socket: Socket): void {
+  socket.end();
+  const close = () => socket.destroy();
+  const deadline = setTimeout(close, lingerMs);
+  socket.setTimeout(lingerIdleMs, close);
+  socket.once('end', close).once('close', () => clearTimeout(deadline));
 }
 
 function describe(err: unknown): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { RawBody, RouteDef, RouteTable } from '../../../shared/src/api/route.ts';
 import type Joi from 'joi';
 import { currentContext } from '../core/request-context.ts';
@@ -6,6 +6,7 @@ import { holdsRight, type Principal, type PrincipalResolver } from '../core/prin
 import { ProblemError } from '../core/problem-error.ts';
 import { appCredentialsOf } from './app-credentials.ts';
 import { assertCsrf, assertSameOrigin } from './csrf.ts';
+import { jsonBody } from './json-body.ts';
 import type { AppTokenClaims, AreaHandlers, HandlerContext } from './handler.ts';
 import { checkResponse, validatePart } from './validate.ts';
 
@@ -63,18 +64,9 @@ function authorise(route: RouteDef, principal: Principal | null): void {
   if (route.access.startsWith('right:') && !holdsRight(principal, route.access.slice('right:'.length))) throw new ProblemError('auth.permission.denied');
 }
 
-function jsonBody(route: RouteDef): RequestHandler[] {
+function jsonBodyOf(route: RouteDef): RequestHandler[] {
   if (!route.body || isRaw(route.body)) return [];
-  const parse = express.json({ limit: route.bodyLimit ?? defaultJsonLimit, strict: false });
-  return [
-    (req, _res, next) => {
-      if (req.get('Content-Length') !== undefined && req.get('Content-Length') !== '0' && !req.is('application/json')) {
-        next(new ProblemError('request.media_type.unsupported'));
-        return;
-      }
-      parse(req, _res, next);
-    },
-  ];
+  return [jsonBody(route.bodyLimit ?? defaultJsonLimit)];
 }
 
 function bodyValue(schema: Joi.Schema, body: unknown): unknown {
@@ -88,7 +80,7 @@ export function registerArea<T extends RouteTable>(router: Router, table: T, han
   for (const [name, route] of Object.entries(table) as [keyof T & string, RouteDef][]) {
     const handler = handlers[name] as unknown as (ctx: HandlerContext<RouteDef>) => Promise<unknown>;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](expressPath(route.path), ...jsonBody(route), async (req, res) => {
+    router[method](expressPath(route.path), ...jsonBodyOf(route), async (req, res) => {
       if (route.access === 'app') {
         const caller = await appCallerOf(req, deps);
         await answer(route, handler, deps, req, res, caller.principal, caller.claims);
