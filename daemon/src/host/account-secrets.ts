@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandRunner } from './command-runner.ts';
-import { nologinShell, usersGroup } from './accounts.ts';
+import { commentOf, useraddCommand } from './accounts.ts';
 
 /** A user's password as the host keeps it: the shadow hash (PAM, SFTP) and Samba's NT hash. Never logged. */
 export interface HostSecret {
@@ -70,26 +70,10 @@ export class AccountSecrets {
       }
     }
     for (const account of accounts) {
-      const comment = account.displayName.replace(/[:,\n]/g, ' ');
       const existing = present.get(account.username);
-      if (!existing)
-        await this.runner.run([
-          'useradd',
-          '--uid',
-          String(account.uid),
-          '--gid',
-          usersGroup,
-          '--no-user-group',
-          '--no-create-home',
-          '--home-dir',
-          '/nonexistent',
-          '--shell',
-          nologinShell,
-          '--comment',
-          comment,
-          account.username,
-        ]);
-      else if (Number(existing[2]) !== account.uid) await this.runner.run(['usermod', '--uid', String(account.uid), '--comment', comment, account.username]);
+      if (!existing) await this.runner.run(useraddCommand(account.uid, account.username, account.displayName));
+      else if (Number(existing[2]) !== account.uid)
+        await this.runner.run(['usermod', '--uid', String(account.uid), '--comment', commentOf(account.displayName), account.username]);
       await this.runner.run(['usermod', '--expiredate', account.active ? '' : '1', account.username]);
     }
     const withShadow = secrets.filter((s) => s.shadowHash && wanted.has(s.username));

@@ -53,22 +53,7 @@ export class SystemAccounts {
 
   /** useradd, then the passwords; a failure after useradd removes the half-made account again. */
   async createUser(account: NewAccount): Promise<void> {
-    await this.runner.run([
-      'useradd',
-      '--uid',
-      String(account.uid),
-      '--gid',
-      usersGroup,
-      '--no-user-group',
-      '--no-create-home',
-      '--home-dir',
-      '/nonexistent',
-      '--shell',
-      nologinShell,
-      '--comment',
-      commentOf(account.displayName),
-      account.username,
-    ]);
+    await this.runner.run(useraddCommand(account.uid, account.username, account.displayName));
     try {
       await this.setPassword(account.username, account.password);
       if (!account.active) await this.setActive(account.username, false);
@@ -136,7 +121,13 @@ export class SystemAccounts {
 }
 
 /** The GECOS field takes no ':' , ',' or newline. */
-function commentOf(displayName: string): string {
+/** The useradd of a box account: no home, no shell, in the users group, under its own uid (new or restored). */
+export function useraddCommand(uid: number, username: string, displayName: string): string[] {
+  // prettier-ignore
+  return ['useradd', '--uid', String(uid), '--gid', usersGroup, '--no-user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', nologinShell, '--comment', commentOf(displayName), username];
+}
+
+export function commentOf(displayName: string): string {
   return displayName.replace(/[:,\n\r]/g, ' ').slice(0, 128);
 }
 
