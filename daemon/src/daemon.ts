@@ -17,6 +17,7 @@ import { filesHandlers } from './areas/files/files.routes.ts';
 import { createSharesArea } from './areas/shares/shares-area.ts';
 import { createStorageArea, defaultStorageOptions } from './areas/storage/storage-area.ts';
 import { storageHandlers } from './areas/storage/storage.routes.ts';
+import { storageShareLinks } from './areas/storage/share-links.ts';
 import { homesHandlers } from './areas/storage/homes.routes.ts';
 import type { HomesService } from './areas/storage/homes.service.ts';
 import { fileVersionsHandlers } from './areas/storage/file-versions.routes.ts';
@@ -242,27 +243,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     scheduler,
     topics,
     options: storageOptions,
-    shares: {
-      nameTaken: async (name) => (await sharesArea.shares.datasets()).some((s) => s.name === name),
-      find: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
-      namesOnPool: async (pool) => (await sharesArea.shares.datasets()).filter((s) => s.dataset?.split('/')[0] === pool).map((s) => s.name),
-      register: (share) => sharesArea.shares.registerDataset(share),
-      remove: (shareId) => sharesArea.shares.removeShare(shareId),
-    },
-    homeShares: {
-      register: (share) => sharesArea.shares.registerDataset(share),
-      remove: (shareId) => sharesArea.shares.removeShare(shareId),
-      grantOwner: async (shareId, userId) =>
-        void (await sharesArea.shares.setGrants(shareId, { grants: [{ subjectType: 'user', subjectId: userId, level: 'readWrite' }] })),
-      relocate: (shareId, fields) => sharesArea.shares.relocateDataset(shareId, fields),
-      hostPath: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId)?.hostPath ?? null,
-      entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
-    },
-    versionShares: {
-      share: async (principal, shareId, need) => sharesArea.shares.requireAccess(principal, shareId, need),
-      shareById: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
-    },
-    restorePointShares: () => sharesArea.shares.datasets(),
+    ...storageShareLinks(sharesArea.shares, (shareId, paths) => void fileServices?.entriesArrived(shareId, paths)),
     dataDir: config.dataDir,
     zone: () => systemHost.time.zone(),
   });
