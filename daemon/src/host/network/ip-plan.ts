@@ -51,17 +51,21 @@ export function restoreBatch(config: NetworkConfig, before: readonly NetworkLink
   // Made by the change: removed (a bond's members are released with it).
   for (const vlan of config.vlans) if (!existed(vlan.name)) lines.push(`link del ${vlan.name}`);
   for (const bond of config.bonds) if (!existed(bond.name)) lines.push(`link del ${bond.name}`);
-  // Removed by the change: made again as they were.
+  // Removed by the change: made again as they were, addresses included.
+  const remade = new Set<string>();
   for (const link of before) {
     if (link.bond && !config.bonds.some((b) => b.name === link.name)) {
+      remade.add(link.name);
       lines.push(`link add name ${link.name} type bond mode ${link.bond.mode}`, ...link.bond.members.flatMap((m) => enslave(m, link.name)));
     }
-    if (link.vlan && !config.vlans.some((v) => v.name === link.name))
+    if (link.vlan && !config.vlans.some((v) => v.name === link.name)) {
+      remade.add(link.name);
       lines.push(`link add link ${link.vlan.parent} name ${link.name} type vlan id ${link.vlan.id}`);
+    }
     if (link.master && !config.bonds.some((b) => b.name === link.master && b.members.includes(link.name))) lines.push(...enslave(link.name, link.master));
   }
   for (const link of before) {
-    if (!changed.has(link.name) || link.kind === 'loopback') continue;
+    if ((!changed.has(link.name) && !remade.has(link.name)) || link.kind === 'loopback') continue;
     lines.push(...clear(link.name));
     lines.push(...link.addresses.filter((a) => !a.address.startsWith('fe80:')).map((a) => `addr add ${a.address} dev ${link.name}`));
     lines.push(`link set ${link.name} ${link.up ? 'up' : 'down'}`);
