@@ -65,6 +65,6 @@ export interface DaemonOptions {
   restart?: () => void;
   /** Backup seams: host effects of a restore, the SSH host key folder, Samba's smb.conf (root system tests). */
   backup?: Partial<BackupAreaOptions>;
-  /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
+  /** System seams: a root folder for the zone files and chrony's configuration, the power delay, the network root and namespace. */
   system?: SystemHostOptions;
 }

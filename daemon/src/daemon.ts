@@ -69,7 +69,6 @@ import { docsAssets } from './http/openapi/docs-assets.ts';
 import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
-
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 
 export type { Daemon, DaemonOptions } from './daemon-types.ts';
@@ -224,6 +223,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let storageArea: ReturnType<typeof createStorageArea> | null = null;
   const systemHost = await createSystemHostArea({
     mode: config.mode,
+    dataDir: config.dataDir,
     startedAt,
     settings: systemSettings,
     clock,

@@ -9,6 +9,7 @@ import type { EffectiveRights } from './api/permissions.ts';
 import type { PoolList, StorageHealth } from './api/storage.ts';
 import type { AdminAppList, AppLogLevel } from './api/apps.ts';
 import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
+import type { NetworkState } from './api/system-network.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -92,6 +93,8 @@ export type AppsEvent = { type: 'logLevel'; data: { appId: string; level: AppLog
 
 /** One second of the box's load, sent while anybody watches; administrators only. */
 export type SystemMonitorEvent = { type: 'sample'; data: ResourceSample };
+/** A link, address or pending change moved: the whole state again, without the connection's interface. */
+export type SystemNetworkEvent = { type: 'changed'; data: NetworkState };
 
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
@@ -119,6 +122,8 @@ export const topics = {
   apps: topic<{ appId: string; level: AppLogLevel }, AppsEvent>(/^apps\/[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/),
   /** The resource monitor: sampled each second only while subscribed; snapshot: the last hour's samples. */
   systemMonitor: topic<ResourceHistory, SystemMonitorEvent>(/^system\/monitor$/),
+  /** Administrators only; snapshot: the same as GET /api/system/network with `connectionInterface` null. */
+  systemNetwork: topic<NetworkState, SystemNetworkEvent>(/^system\/network$/),
 };
 
 export const topicName = {
@@ -136,6 +141,7 @@ export const topicName = {
   appsAdmin: 'apps/admin',
   apps: (appId: string) => `apps/${appId}`,
   systemMonitor: 'system/monitor',
+  systemNetwork: 'system/network',
 };
 
 /** What a client receives for a subscribed topic. */

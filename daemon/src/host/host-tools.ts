@@ -16,6 +16,7 @@ const tools: Record<string, { feature: string; package: string }> = {
   nginx: { feature: 'the reverse proxy', package: 'nginx' },
   chronyc: { feature: 'time synchronisation', package: 'chrony' },
   systemctl: { feature: 'restart and shut-down', package: 'systemd' },
+  ip: { feature: 'network settings', package: 'iproute2' },
 };
 
 /** The feature and package of a program; a program not listed names itself. */

@@ -21,6 +21,7 @@ import { storageRoutes } from './storage.ts';
 import { systemRoutes } from './system.ts';
 import { systemOverviewRoutes } from './system-overview.ts';
 import { systemTimeRoutes } from './system-time.ts';
+import { systemNetworkRoutes } from './system-network.ts';
 import { thumbnailsRoutes } from './thumbnails.ts';
 import { tlsRoutes } from './tls.ts';
 import { trashRoutes } from './trash.ts';
@@ -52,6 +53,7 @@ export const api = {
   firstRun: firstRunRoutes,
   tls: tlsRoutes,
   backup: backupRoutes,
+  systemNetwork: systemNetworkRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

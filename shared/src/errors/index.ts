@@ -11,6 +11,7 @@ import { filesErrors } from './files.ts';
 import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
 import { logErrors } from './logs.ts';
+import { networkErrors } from './network.ts';
 import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
@@ -44,6 +45,7 @@ export const errorCatalog = {
   ...tlsErrors,
   ...systemErrors,
   ...backupErrors,
+  ...networkErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -12,6 +12,7 @@ import { kernelName } from '../../host/block-names.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { readCounters } from '../../host/resource-counters.ts';
 import { TimeHost } from '../../host/time/time-host.ts';
+import { createNetworkArea, type NetworkAreaOptions } from '../network/network-area.ts';
 import { monitorTopic } from './monitor.topic.ts';
 import { OverviewService } from './overview.service.ts';
 import { PowerService } from './power.service.ts';
@@ -26,10 +27,13 @@ export interface SystemHostOptions {
   root?: string;
   /** Time between a power request's answer and the act (default 5 s). */
   powerDelayMs?: number;
+  /** Network seams: a root folder for networkd files and a namespace for `ip` (root system tests). */
+  network?: NetworkAreaOptions;
 }
 
 export interface SystemHostDeps {
   mode: Mode;
+  dataDir: string;
   startedAt: number;
   settings: typeof SystemSettingRow;
   clock: Clock;
@@ -90,6 +94,8 @@ export async function createSystemHostArea(deps: SystemHostDeps) {
     logger,
   });
   deps.topics.register(monitorTopic(monitor));
+  // Network is an area of its own; it is built here so the composition root stays one line shorter.
+  const network = await createNetworkArea({ mode, dataDir: deps.dataDir, clock, logger, topics: deps.topics, options: deps.options?.network });
   return {
     time,
     power,
@@ -97,8 +103,10 @@ export async function createSystemHostArea(deps: SystemHostDeps) {
     mount(router: Router, routeDeps: RouteDeps): void {
       registerArea(router, api.systemTime, systemTimeHandlers(time), routeDeps);
       registerArea(router, api.systemOverview, systemOverviewHandlers(overview, power), routeDeps);
+      network.mount(router, routeDeps);
     },
     close(): void {
+      network.close();
       monitor.close();
       power.close();
     },

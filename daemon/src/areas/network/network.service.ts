@@ -1,0 +1,247 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { NetworkCheck, NetworkConfig, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/system-network.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { LiveState, NetworkHost } from '../../host/network/network-host.ts';
+import { addressesToOpen, changedInterfaces, checkRules, configFromLive } from './network-rules.ts';
+
+/** Spec 8: a change not confirmed within this time is rolled back. */
+export const confirmWindowMs = 60_000;
+
+/** A change awaiting confirmation, as kept in `pending.json`: it survives a daemon restart. */
+interface PendingRecord {
+  changeId: string;
+  createdAt: number;
+  deadline: number;
+  config: NetworkConfig;
+  addresses: string[];
+  urls: string[];
+  userId: number;
+  /** SHA-256 of the follow token: the token itself is never stored or logged. */
+  followHash: string;
+  followUsed: boolean;
+}
+
+/** Where the request that applies a change came in: its answer's addresses use the same scheme and port. */
+export interface Connection {
+  localAddress: string | null;
+  scheme: string;
+  port: number;
+}
+
+export interface NetworkServiceDeps {
+  host: NetworkHost;
+  /** The area's folder under the data directory: kept configuration, pending change, snapshots. */
+  stateDir: string;
+  clock: Clock;
+  logger: Logger;
+  /** The state changed (a change applied, kept or rolled back): the topic sends it. */
+  changed(): void;
+}
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const bare = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+
+/** Network changes with confirm or rollback (spec 2, 3, 4.14). */
+export class NetworkService {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: NetworkServiceDeps) {
+    mkdirSync(path.join(deps.stateDir, 'changes'), { recursive: true, mode: 0o700 });
+  }
+
+  private file(name: string): string {
+    return path.join(this.deps.stateDir, name);
+  }
+
+  private snap(changeId: string): string {
+    return path.join(this.deps.stateDir, 'changes', changeId);
+  }
+
+  private pendingRecord(): PendingRecord | null {
+    const file = this.file('pending.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PendingRecord) : null;
+  }
+
+  private kept(): NetworkConfig | null {
+    const file = this.file('configured.json');
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as NetworkConfig) : null;
+  }
+
+  /** Before the daemon serves: a change whose deadline passed while it was down is rolled back now. */
+  async init(): Promise<void> {
+    await this.settleExpired();
+    const pending = this.pendingRecord();
+    if (pending) this.schedule(pending);
+  }
+
+  /** Rolls back a pending change past its deadline (or already rolled back by the outside timer); true when it did. */
+  private async settleExpired(): Promise<boolean> {
+    const pending = this.pendingRecord();
+    if (!pending) return false;
+    const snap = this.snap(pending.changeId);
+    if (this.deps.host.rolledBack(snap)) {
+      this.finish(pending, 'rolled back by the outside timer');
+      return true;
+    }
+    if (this.deps.clock.now() < pending.deadline) return false;
+    await this.deps.host.rollback(snap);
+    this.finish(pending, 'rolled back: not confirmed in time');
+    return true;
+  }
+
+  private finish(pending: PendingRecord, outcome: string, keep = false): void {
+    if (keep) writeFileSync(this.file('configured.json'), JSON.stringify(pending.config, null, 2));
+    rmSync(this.file('pending.json'), { force: true });
+    rmSync(this.snap(pending.changeId), { recursive: true, force: true });
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.deps.logger.info(`network change ${outcome}`, { component: 'network', changeId: pending.changeId });
+    this.deps.changed();
+  }
+
+  private schedule(pending: PendingRecord): void {
+    if (this.timer) clearTimeout(this.timer);
+    const wait = Math.max(0, pending.deadline - this.deps.clock.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.settleExpired().catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
+    }, wait);
+    this.timer.unref();
+  }
+
+  private answer(pending: PendingRecord, followToken: string | null = null): PendingNetworkChange {
+    return {
+      changeId: pending.changeId,
+      createdAt: new Date(pending.createdAt).toISOString(),
+      deadline: new Date(pending.deadline).toISOString(),
+      addresses: pending.addresses,
+      urls: pending.urls,
+      followToken,
+    };
+  }
+
+  private configured(live: LiveState): NetworkConfig {
+    return this.pendingRecord()?.config ?? this.kept() ?? configFromLive(live.links, live.hostName, live.nameServers);
+  }
+
+  private connectionInterface(live: LiveState, localAddress: string | null): string | null {
+    if (!localAddress) return null;
+    const ip = bare(localAddress);
+    return live.links.find((l) => l.addresses.some((a) => a.address.split('/')[0] === ip))?.name ?? null;
+  }
+
+  async state(localAddress: string | null): Promise<NetworkState> {
+    await this.settleExpired();
+    const live = await this.deps.host.read();
+    const pending = this.pendingRecord();
+    return {
+      links: live.links,
+      hostName: live.hostName,
+      nameServers: live.nameServers,
+      configured: this.configured(live),
+      connectionInterface: this.connectionInterface(live, localAddress),
+      pending: pending && this.answer(pending),
+    };
+  }
+
+  private plan(raw: NetworkConfig, live: LiveState, localAddress: string | null) {
+    const config = checkRules(raw, live.links);
+    const changed = changedInterfaces(this.configured(live), config);
+    const connection = this.connectionInterface(live, localAddress);
+    return { config, changed, connection };
+  }
+
+  async check(raw: NetworkConfig, localAddress: string | null): Promise<NetworkCheck> {
+    const live = await this.deps.host.read();
+    const { config, changed, connection } = this.plan(raw, live, localAddress);
+    return {
+      config,
+      changedInterfaces: [...changed].sort(),
+      hostNameChanges: config.hostName !== live.hostName,
+      connectionInterfaceChanges: connection !== null && changed.has(connection),
+      addresses: addressesToOpen(config, changed),
+    };
+  }
+
+  async apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+    await this.settleExpired();
+    const current = this.pendingRecord();
+    if (current) throw new ProblemError('network.change.pending', { changeId: current.changeId });
+    const live = await this.deps.host.read();
+    const { config, changed } = this.plan(raw, live, connection.localAddress);
+    const now = this.deps.clock.now();
+    const addresses = addressesToOpen(config, changed);
+    const followToken = randomBytes(32).toString('base64url');
+    const pending: PendingRecord = {
+      changeId: randomUUID(),
+      createdAt: now,
+      deadline: now + confirmWindowMs,
+      config,
+      addresses,
+      urls: addresses.map((a) => `${connection.scheme}://${a.includes(':') ? `[${a}]` : a}:${connection.port}/`),
+      userId,
+      followHash: hash(followToken),
+      followUsed: false,
+    };
+    // Recorded first: a daemon that dies during the apply still finds the change and its deadline.
+    writeFileSync(this.file('pending.json'), JSON.stringify(pending, null, 2), { mode: 0o600 });
+    const snap = this.snap(pending.changeId);
+    try {
+      await this.deps.host.apply(snap, { config, before: live, changed }, confirmWindowMs / 1000);
+    } catch (err) {
+      await this.deps.host.rollback(snap).catch(() => undefined);
+      this.finish(pending, 'failed and was rolled back');
+      throw err;
+    }
+    this.schedule(pending);
+    this.deps.logger.info('network change applied, awaiting confirmation', { component: 'network', changeId: pending.changeId, changed: [...changed], userId });
+    this.deps.changed();
+    return this.answer(pending, followToken);
+  }
+
+  private awaiting(changeId: string): PendingRecord {
+    const pending = this.pendingRecord();
+    if (!pending || pending.changeId !== changeId) throw new ProblemError('network.change.not_found', { changeId });
+    return pending;
+  }
+
+  async confirm(changeId: string): Promise<void> {
+    const pending = this.awaiting(changeId);
+    if (await this.settleExpired()) throw new ProblemError('network.change.expired', { changeId });
+    const snap = this.snap(changeId);
+    // The outside timer may be running the rollback this very moment: whoever claims first acts.
+    if (!this.deps.host.claim(snap)) {
+      this.finish(pending, 'rolled back by the outside timer');
+      throw new ProblemError('network.change.expired', { changeId });
+    }
+    await this.deps.host.keep(snap);
+    this.finish(pending, 'confirmed', true);
+  }
+
+  async revert(changeId: string): Promise<void> {
+    const pending = this.awaiting(changeId);
+    if (await this.settleExpired()) return;
+    await this.deps.host.rollback(this.snap(changeId));
+    this.finish(pending, 'reverted');
+  }
+
+  /** The administrator who applied the pending change, for a session at the new address; the token works once. */
+  follow(token: string): number {
+    const pending = this.pendingRecord();
+    const given = Buffer.from(hash(token), 'hex');
+    if (!pending || pending.followUsed || this.deps.clock.now() >= pending.deadline || !timingSafeEqual(given, Buffer.from(pending.followHash, 'hex'))) {
+      throw new ProblemError('network.follow.invalid');
+    }
+    writeFileSync(this.file('pending.json'), JSON.stringify({ ...pending, followUsed: true }, null, 2), { mode: 0o600 });
+    return pending.userId;
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

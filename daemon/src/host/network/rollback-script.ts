@@ -1,0 +1,31 @@
+/**
+ * The rollback of one network change, written into the change's snapshot folder so it needs
+ * neither the daemon nor its installation to run: the outside timer (systemd-run, or a detached
+ * process in its own session) runs it at the deadline, the daemon runs it on revert. Whoever
+ * makes the `claimed` folder first acts (mkdir is atomic); a confirm claims it too, so a timer
+ * firing late does nothing.
+ *
+ * Usage: sh rollback.sh <snapshot folder> <seconds to wait>
+ */
+export const rollbackScript = `#!/bin/sh
+set -u
+snap=$1
+[ "$2" -gt 0 ] && sleep "$2"
+mkdir "$snap/claimed" 2>/dev/null || exit 0
+# Each line: <index> <path>; files/<index> is the old content, absent when the path did not exist.
+while read -r idx target; do
+  if [ -e "$snap/files/$idx" ]; then
+    mkdir -p "$(dirname "$target")" && cp -p "$snap/files/$idx" "$target.cellar-rollback" && mv -f "$target.cellar-rollback" "$target"
+  else
+    rm -f "$target"
+  fi
+done < "$snap/files.list"
+# ip-args holds the namespace option of a test daemon (-n <name>); empty on a box.
+ip $(cat "$snap/ip-args") -force -batch "$snap/restore.batch"
+[ -f "$snap/hostname" ] && hostname "$(cat "$snap/hostname")"
+if [ -f "$snap/networkctl" ] && [ -d /run/systemd/system ]; then
+  networkctl reload
+  networkctl reconfigure $(cat "$snap/networkctl")
+fi
+date -u +%Y-%m-%dT%H:%M:%SZ > "$snap/rolled-back"
+`;
