@@ -9,6 +9,7 @@ import { filesRoutes } from './files.ts';
 import { firstRunRoutes } from './first-run.ts';
 import { groupsRoutes } from './groups.ts';
 import { permissionsRoutes } from './permissions.ts';
+import { proxyRoutes } from './proxy.ts';
 import { usersRoutes } from './users.ts';
 import { desktopRoutes } from './desktop.ts';
 import { docsRoutes } from './docs.ts';
@@ -52,6 +53,7 @@ export const api = {
   firstRun: firstRunRoutes,
   tls: tlsRoutes,
   backup: backupRoutes,
+  proxy: proxyRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -12,6 +12,7 @@ import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
 import { logErrors } from './logs.ts';
 import { notificationErrors } from './notifications.ts';
+import { proxyErrors } from './proxy.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
 import { systemErrors } from './system.ts';
@@ -44,6 +45,7 @@ export const errorCatalog = {
   ...tlsErrors,
   ...systemErrors,
   ...backupErrors,
+  ...proxyErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;
