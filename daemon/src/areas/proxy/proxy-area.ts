@@ -85,7 +85,8 @@ export function createProxyArea(deps: ProxyAreaDeps) {
       ports,
       // Before the daemon listens nginx is only validated: the address it would ask is then the configured one.
       daemonUrl: daemonUrl ?? `http://127.0.0.1:${config.port}`,
-      boxPort: config.port || 7484,
+      // The web interface's port as it listens (7484 on a box; a free one in tests).
+      boxPort: daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484,
       streamModule: existsSync(streamModule) ? streamModule : null,
     }),
     tls: {
