@@ -5,6 +5,7 @@ import type { SqliteSessionStore } from './areas/auth/session-store.ts';
 import type { BackupAreaOptions } from './areas/backup/backup-area.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage-area.ts';
+import type { ProxyOptions } from './areas/proxy/proxy-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
@@ -67,4 +68,6 @@ export interface DaemonOptions {
   backup?: Partial<BackupAreaOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay, the network root and namespace. */
   system?: SystemHostOptions;
+  /** Reverse proxy seams: nginx's ports and address (loopback in tests), a network namespace for nftables. */
+  proxy?: ProxyOptions;
 }

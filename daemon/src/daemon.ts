@@ -69,6 +69,8 @@ import { docsAssets } from './http/openapi/docs-assets.ts';
 import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
+import { createProxyArea } from './areas/proxy/proxy-area.ts';
+
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 
 export type { Daemon, DaemonOptions } from './daemon-types.ts';
@@ -272,6 +274,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const apps = appsArea;
   const fileServicesChanged = () => fileServices?.changed();
   const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
+  const proxy = createProxyArea({ db, config, clock, logger, scheduler, tls, sessionStore, identity, options: options.proxy });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
@@ -299,6 +302,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.firstRun, firstRunHandlers(setup), routeDeps);
       registerArea(router, api.tls, tls.handlers, routeDeps);
       systemHost.mount(router, routeDeps);
+      proxy.mount(router, routeDeps);
       registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
       registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
       registerArea(router, api.storage, storageHandlers(storage), routeDeps);
@@ -356,10 +360,12 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         });
       });
       logger.info('listening', { component: 'daemon', url: url(), mode: config.mode });
+      await proxy.start(url());
     },
     async close() {
       await scheduler.stop();
       systemHost.close();
+      await proxy.close();
       await apps.backends.stopAll();
       apps.close();
       // Renders in flight publish and write rows: let them finish while topics and db are still open.

@@ -14,6 +14,7 @@ const tools: Record<string, { feature: string; package: string }> = {
   setfacl: { feature: 'access control lists', package: 'acl' },
   getfacl: { feature: 'access control lists', package: 'acl' },
   nginx: { feature: 'the reverse proxy', package: 'nginx' },
+  nft: { feature: 'the firewall of proxy streams', package: 'nftables' },
   chronyc: { feature: 'time synchronisation', package: 'chrony' },
   systemctl: { feature: 'restart and shut-down', package: 'systemd' },
   ip: { feature: 'network settings', package: 'iproute2' },

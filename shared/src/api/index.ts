@@ -9,6 +9,7 @@ import { filesRoutes } from './files.ts';
 import { firstRunRoutes } from './first-run.ts';
 import { groupsRoutes } from './groups.ts';
 import { permissionsRoutes } from './permissions.ts';
+import { proxyRoutes } from './proxy.ts';
 import { usersRoutes } from './users.ts';
 import { desktopRoutes } from './desktop.ts';
 import { docsRoutes } from './docs.ts';
@@ -54,6 +55,7 @@ export const api = {
   tls: tlsRoutes,
   backup: backupRoutes,
   systemNetwork: systemNetworkRoutes,
+  proxy: proxyRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -13,6 +13,7 @@ import { jobErrors } from './jobs.ts';
 import { logErrors } from './logs.ts';
 import { networkErrors } from './network.ts';
 import { notificationErrors } from './notifications.ts';
+import { proxyErrors } from './proxy.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
 import { systemErrors } from './system.ts';
@@ -46,6 +47,7 @@ export const errorCatalog = {
   ...systemErrors,
   ...backupErrors,
   ...networkErrors,
+  ...proxyErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

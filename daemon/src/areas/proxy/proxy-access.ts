@@ -1,0 +1,138 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { proxyLimits, type ProxyTicket } from '../../../../shared/src/api/proxy.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Principal } from '../../core/principal.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import { verifyPassword } from '../users/passwords.ts';
+import type { StoredHost } from './proxy-records.ts';
+
+/** The cookie a sign-in-protected host's visitors carry; host-only (no Domain), so it is valid for that host alone. */
+export const proxyCookie = 'cellar_proxy';
+
+type Host = StoredHost & { id: number };
+
+export interface ProxyAccessDeps {
+  clock: Clock;
+  host(id: number): Promise<Host | null>;
+  hosts(): Promise<Host[]>;
+  sessionAlive(sid: string): Promise<boolean>;
+  /** An active user's admin flag, null for an absent or deactivated one. */
+  user(userId: number): Promise<{ admin: boolean } | null>;
+  groupIdsOf(userId: number): Promise<number[]>;
+}
+
+interface Grant {
+  hostId: number;
+  userId: number;
+  /** The box session it came from: signing out there ends it. */
+  sid: string;
+}
+
+const token = () => randomBytes(32).toString('base64url');
+
+const signInNeeded = () => new ProblemError('proxy.ticket.invalid', undefined, { headers: { 'X-Cellar-Auth': 'signin' } });
+
+function hostMatches(domain: string, name: string): boolean {
+  return domain.startsWith('*.') ? name.endsWith(domain.slice(1)) && name.length > domain.length - 1 : domain === name;
+}
+
+function cookieValue(header: string | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return null;
+}
+
+/**
+ * Who passes a protected proxy host: nginx asks for each request (auth_request). Sign-in
+ * hosts want their cookie, which a one-time ticket from the desktop turns into; Basic Auth
+ * hosts want a user and password of theirs. Tickets and cookies live in memory: a restarted
+ * daemon sends visitors through the sign-in again.
+ */
+export class ProxyAccess {
+  private readonly tickets = new Map<string, Grant & { path: string; expiresAt: number }>();
+  private readonly grants = new Map<string, Grant>();
+  // scrypt for every request would cap the host's throughput: an accepted header is remembered until the host changes.
+  private readonly acceptedBasic = new Set<string>();
+
+  constructor(private readonly deps: ProxyAccessDeps) {}
+
+  private async admits(host: Host, userId: number): Promise<boolean> {
+    const user = await this.deps.user(userId);
+    if (!user) return false;
+    if (user.admin || host.signIn.userIds.includes(userId)) return true;
+    const groups = await this.deps.groupIdsOf(userId);
+    return groups.some((g) => host.signIn.groupIds.includes(g));
+  }
+
+  async ticket(user: Principal, url: string): Promise<ProxyTicket> {
+    const asked = new URL(url);
+    const name = asked.hostname.toLowerCase();
+    const host = (await this.deps.hosts()).find((h) => h.enabled && h.signIn.enabled && h.domains.some((d) => hostMatches(d, name)));
+    if (!host) throw new ProblemError('proxy.host.unknown', { url });
+    if (!(await this.admits(host, user.id))) throw new ProblemError('proxy.access.denied');
+    const now = this.deps.clock.now();
+    for (const [key, t] of this.tickets) if (t.expiresAt <= now) this.tickets.delete(key);
+    const value = token();
+    const expiresAt = now + proxyLimits.ticketMs;
+    this.tickets.set(value, { hostId: host.id, userId: user.id, sid: user.sessionId, path: asked.pathname + asked.search, expiresAt });
+    return { url: `${asked.origin}/.cellar/ticket?ticket=${value}`, expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  /** The ticket, used once, becomes the host's cookie; the answer is the cookie and where the browser goes next. */
+  async redeem(hostId: number, ticket: string, secure: boolean): Promise<{ cookie: string; location: string }> {
+    const found = this.tickets.get(ticket);
+    this.tickets.delete(ticket);
+    const host = await this.deps.host(hostId);
+    if (!found || !host || found.hostId !== hostId || found.expiresAt <= this.deps.clock.now()) throw new ProblemError('proxy.ticket.invalid');
+    if (!(await this.deps.sessionAlive(found.sid))) throw new ProblemError('proxy.ticket.invalid');
+    if (!(await this.admits(host, found.userId))) throw new ProblemError('proxy.access.denied');
+    const value = token();
+    this.grants.set(value, { hostId, userId: found.userId, sid: found.sid });
+    const cookie = `${proxyCookie}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+    return { cookie, location: found.path || '/' };
+  }
+
+  /** nginx's question for one request; throws the problem that says what is missing. */
+  async authorize(hostId: number, cookieHeader: string | undefined, authorization: string | undefined): Promise<void> {
+    const host = await this.deps.host(hostId);
+    if (!host || !host.enabled) throw new ProblemError('proxy.host.not_found', { id: hostId });
+    if (host.signIn.enabled) {
+      const value = cookieValue(cookieHeader, proxyCookie);
+      const grant = value ? this.grants.get(value) : undefined;
+      if (!value || !grant || grant.hostId !== hostId || !(await this.deps.sessionAlive(grant.sid))) {
+        if (value) this.grants.delete(value);
+        throw signInNeeded();
+      }
+      if (!(await this.admits(host, grant.userId))) throw new ProblemError('proxy.access.denied');
+    }
+    if (host.basicAuth.length > 0) await this.checkBasic(host, authorization);
+  }
+
+  private async checkBasic(host: Host, authorization: string | undefined): Promise<void> {
+    const refused = new ProblemError('auth.credentials.invalid', undefined, { headers: { 'X-Cellar-Auth': 'basic' } });
+    const match = /^Basic ([A-Za-z0-9+/=]{1,2000})$/.exec(authorization ?? '');
+    if (!match?.[1]) throw refused;
+    const key = `${host.id}:${createHash('sha256').update(match[1]).digest('hex')}`;
+    if (this.acceptedBasic.has(key)) return;
+    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = colon > 0 ? host.basicAuth.find((u) => u.username === decoded.slice(0, colon)) : undefined;
+    if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.hash))) throw refused;
+    this.acceptedBasic.add(key);
+  }
+
+  /** A host changed or went: its remembered Basic Auth answers go; its cookies go when it went. */
+  hostChanged(hostId: number, removed: boolean): void {
+    for (const key of this.acceptedBasic) if (key.startsWith(`${hostId}:`)) this.acceptedBasic.delete(key);
+    if (!removed) return;
+    for (const [key, grant] of this.grants) if (grant.hostId === hostId) this.grants.delete(key);
+  }
+
+  /** Signing out of the box ends the cookies that came from that session. */
+  sessionEnded(sid: string): void {
+    for (const [key, grant] of this.grants) if (grant.sid === sid) this.grants.delete(key);
+    for (const [key, ticket] of this.tickets) if (ticket.sid === sid) this.tickets.delete(key);
+  }
+}

@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Router } from 'express';
+import type { Sequelize } from 'sequelize';
+import { api } from '../../../../shared/src/api/index.ts';
+import type { Config } from '../../config/config.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { NginxHost } from '../../host/nginx/nginx-host.ts';
+import { StreamFirewall } from '../../host/nftables/stream-firewall.ts';
+import type { SqliteSessionStore } from '../auth/session-store.ts';
+import type { GroupsService } from '../users/groups.service.ts';
+import type { UsersService } from '../users/users.service.ts';
+import type { TlsArea } from '../tls/tls-area.ts';
+import { boxLifetimeDays } from '../tls/tls.service.ts';
+import { ProxyAccess } from './proxy-access.ts';
+import { initProxyEntryModel } from './proxy.model.ts';
+import { proxyHandlers } from './proxy.routes.ts';
+import { ProxyService } from './proxy.service.ts';
+
+/** Seams of the reverse proxy for tests: loopback ports, a network namespace for nftables. */
+export interface ProxyOptions {
+  /** Ports nginx answers on; given, nginx runs in development mode too (as its own master under the data directory). */
+  ports?: { http: number; https: number };
+  /** Listen on this address only (tests: 127.0.0.1); default every address. */
+  address?: string | null;
+  /** Run nft inside this network namespace (system tests). */
+  netns?: string;
+  /** Apply the firewall in development mode too. */
+  firewall?: boolean;
+}
+
+export interface ProxyAreaDeps {
+  db: Sequelize;
+  config: Readonly<Config>;
+  clock: Clock;
+  logger: Logger;
+  scheduler: Pick<Scheduler, 'every'>;
+  tls: TlsArea;
+  /** Box sessions: a protected host's cookie lives as long as the session it came from. */
+  sessionStore: Pick<SqliteSessionStore, 'isAlive' | 'ended'>;
+  /** Who is an active user, an administrator, in which groups. */
+  identity: { users: Pick<UsersService, 'principal'>; groups: Pick<GroupsService, 'list'> };
+  options?: ProxyOptions;
+}
+
+const streamModule = '/usr/lib/nginx/modules/ngx_stream_module.so';
+const maintainIntervalMs = 60 * 60 * 1000;
+
+/** Builds the reverse proxy: rows, nginx under `<data dir>/proxy`, the streams' firewall, sign-in for protected hosts. */
+export function createProxyArea(deps: ProxyAreaDeps) {
+  const { config, logger } = deps;
+  const box = config.mode === 'box';
+  const ports = deps.options?.ports ?? (box ? { http: 80, https: 443 } : { http: 8080, https: 8443 });
+  const run = box || deps.options?.ports !== undefined;
+  const runner = new CommandRunner(logger, run);
+  const nginx = new NginxHost({ dir: path.join(config.dataDir, 'proxy'), runner, logger, run });
+  const firewall = new StreamFirewall({ runner: new CommandRunner(logger, box || deps.options?.firewall === true), netns: deps.options?.netns });
+  const rows = initProxyEntryModel(deps.db);
+  let daemonUrl: string | null = null;
+  // Reads the hosts through the service, built next (called only once requests come).
+  const hostsOf = async () => (await service.state()).hosts;
+  const access = new ProxyAccess({
+    clock: deps.clock,
+    hosts: hostsOf,
+    host: async (id) => (await hostsOf()).find((h) => h.id === id) ?? null,
+    sessionAlive: async (sid) => (await deps.sessionStore.isAlive(sid)) !== null,
+    user: (userId) => deps.identity.users.principal(userId),
+    groupIdsOf: async (userId) => (await deps.identity.groups.list()).filter((g) => g.members.some((m) => m.id === userId)).map((g) => g.id),
+  });
+  const service: ProxyService = new ProxyService({
+    db: deps.db,
+    rows,
+    nginx,
+    firewall,
+    access,
+    clock: deps.clock,
+    logger,
+    context: () => ({
+      runtimeDir: nginx.runtimeDir,
+      address: deps.options?.address ?? null,
+      ports,
+      // Before the daemon listens nginx is only validated: the address it would ask is then the configured one.
+      daemonUrl: daemonUrl ?? `http://127.0.0.1:${config.port}`,
+      // The web interface's port as it listens (7484 on a box; a free one in tests).
+      boxPort: daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484,
+      streamModule: existsSync(streamModule) ? streamModule : null,
+    }),
+    tls: {
+      issue: async (names) => {
+        const issued = await deps.tls.service.issueServerCertificate(names, boxLifetimeDays);
+        return { chainPem: issued.certificatePem + issued.chainPem, privateKeyPem: issued.privateKeyPem };
+      },
+      boxCertificate: async () => {
+        await deps.tls.service.ready();
+        return deps.tls.service.presented();
+      },
+    },
+  });
+  deps.sessionStore.ended.on('ended', (sid: string) => access.sessionEnded(sid));
+  deps.scheduler.every('proxy.maintain', maintainIntervalMs, () => service.maintain(), { delayFirst: true });
+  return {
+    service,
+    access,
+    mount(router: Router, routeDeps: RouteDeps): void {
+      registerArea(router, api.proxy, proxyHandlers(service, access), routeDeps);
+    },
+    /** Once the daemon listens: nginx serves what the database holds (a box, or ports given). */
+    async start(url: string): Promise<void> {
+      daemonUrl = url;
+      if (!run) return;
+      await service.apply().catch((err: unknown) => logger.error('the proxy did not start', { component: 'proxy', error: (err as Error).message }));
+    },
+    close: () => nginx.stop(),
+  };
+}

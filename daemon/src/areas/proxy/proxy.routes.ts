@@ -1,0 +1,38 @@
+import { proxyHostHeader, type proxyRoutes } from '../../../../shared/src/api/proxy.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { AreaHandlers } from '../../http/handler.ts';
+import type { ProxyAccess } from './proxy-access.ts';
+import type { ProxyService } from './proxy.service.ts';
+
+/** The proxy host nginx asks for: a positive id in its header, or none. */
+function hostIdOf(value: string | undefined): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id < 1) throw new ProblemError('proxy.host.not_found', { id: value ?? null });
+  return id;
+}
+
+export function proxyHandlers(proxy: ProxyService, access: ProxyAccess): AreaHandlers<typeof proxyRoutes> {
+  return {
+    settings: () => proxy.settings(),
+    createHost: ({ body }) => proxy.createHost(body),
+    updateHost: ({ params, body }) => proxy.updateHost(params.id, body),
+    removeHost: ({ params }) => proxy.removeHost(params.id),
+    checkHost: ({ params }) => proxy.checkHost(params.id),
+    setOptions: ({ body }) => proxy.setOptions(body),
+    createRedirect: ({ body }) => proxy.createRedirect(body),
+    updateRedirect: ({ params, body }) => proxy.updateRedirect(params.id, body),
+    removeRedirect: ({ params }) => proxy.removeRedirect(params.id),
+    createStream: ({ body }) => proxy.createStream(body),
+    updateStream: ({ params, body }) => proxy.updateStream(params.id, body),
+    removeStream: ({ params }) => proxy.removeStream(params.id),
+    ticket: ({ user, body }) => access.ticket(user, body.url),
+    authorize: ({ req }) => access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization')),
+    redeem: async ({ req, res, query }) => {
+      const secure = req.get('X-Forwarded-Proto') === 'https';
+      const { cookie, location } = await access.redeem(hostIdOf(req.get(proxyHostHeader)), query.ticket, secure);
+      res.setHeader('Set-Cookie', cookie);
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(302, location);
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createTcpServer, connect, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
+import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { opensslVerify } from '../helpers/openssl.ts';
+import { insertUser } from '../helpers/users.ts';
+
+interface CurlAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A free loopback TCP port (taken and given back). */
+async function freePort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function run(argv: string[]): string {
+  const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8', timeout: 20_000 });
+  if (result.status !== 0) throw new Error(`${argv.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/**
+ * The reverse proxy with the real nginx on loopback ports, curl as the client (`--resolve`
+ * sends the host names to 127.0.0.1), nftables inside a network namespace this test makes.
+ */
+describe('system: reverse proxy with nginx and nftables', function () {
+  this.timeout(180_000);
+  const netns = `cellar-proxy-${process.pid}`;
+  const work = mkdtempSync(path.join(tmpdir(), 'cellar-proxy-system-'));
+  let box: TestDaemon;
+  let admin: TestClient;
+  let ports: { http: number; https: number };
+  let target: Server;
+  let targetPort: number;
+  let rootFile: string;
+  let now = Date.now();
+  let alice: number;
+
+  // The target and the daemon live in this process: curl runs asynchronously so they can answer.
+  const curl = async (url: string, extra: string[] = []): Promise<CurlAnswer> => {
+    const { hostname, port, protocol } = new URL(url);
+    const resolvePort = port || (protocol === 'https:' ? '443' : '80');
+    const argv = ['-sS', '-i', '--max-time', '10', '--cacert', rootFile, '--resolve', `${hostname}:${resolvePort}:127.0.0.1`, ...extra, url];
+    const { stdout: out } = await promisify(execFile)('curl', argv, { encoding: 'utf8' });
+    const [head = '', ...rest] = out.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    return { status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
+  };
+  const https = (name: string, rest = '/') => `https://${name}:${ports.https}${rest}`;
+  const http = (name: string, rest = '/') => `http://${name}:${ports.http}${rest}`;
+  const host = (domains: string[], extra: Partial<ProxyHostRequest> = {}): ProxyHostRequest => ({
+    domains,
+    target: { scheme: 'http', host: '127.0.0.1', port: targetPort },
+    tls: { mode: 'authority' },
+    ...extra,
+  });
+  const hostId = async (domain: string) => (await admin.api.proxy.settings()).hosts.find((h) => h.domains.includes(domain))?.id ?? 0;
+
+  before(async () => {
+    expect(process.getuid?.(), 'system tests run as root').to.equal(0);
+    run(['ip', 'netns', 'add', netns]);
+    ports = { http: await freePort(), https: await freePort() };
+    target = createHttpServer((req, res) => res.end(`target saw ${req.headers.host} ${req.url}`));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    targetPort = (target.address() as AddressInfo).port;
+    box = await startTestDaemon({}, { clock: { now: () => now }, proxy: { ports, address: '127.0.0.1', netns, firewall: true } });
+    admin = await box.signIn();
+    alice = await insertUser(box, 'alice', 'alice password 1');
+    await insertUser(box, 'bob', 'bob password 1');
+    rootFile = path.join(work, 'root.pem');
+    writeFileSync(rootFile, await (await fetch(`${box.url}/api/system/tls/root-ca.crt`)).text());
+  });
+  after(async () => {
+    await box?.close();
+    target?.close();
+    spawnSync('ip', ['netns', 'delete', netns]);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("forwards a proxy host whose certificate chains to the box's root, and redirects to HTTPS", async () => {
+    const settings = await admin.api.proxy.createHost({ body: host(['cam.local'], { forceHttps: true, hsts: true }) });
+    expect(settings.nginx.state).to.equal('running');
+    const answer = await curl(https('cam.local', '/live?x=1'));
+    expect(answer.status).to.equal(200);
+    expect(answer.body).to.equal(`target saw cam.local /live?x=1`);
+    expect(answer.headers['strict-transport-security']).to.equal('max-age=31536000');
+    const served = run(['sh', '-c', `openssl s_client -connect 127.0.0.1:${ports.https} -servername cam.local -showcerts </dev/null 2>/dev/null`]);
+    const certificates = served.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n/g) ?? [];
+    expect(certificates.length).to.be.greaterThan(1);
+    const verified = opensslVerify({
+      root: readFileSync(rootFile, 'utf8'),
+      intermediates: certificates.slice(1).join(''),
+      leaf: certificates[0] ?? '',
+      hostname: 'cam.local',
+    });
+    expect(verified.ok, verified.output).to.equal(true);
+    const plain = await curl(http('cam.local', '/live'));
+    expect(plain.status).to.equal(301);
+    expect(plain.headers.location).to.equal(https('cam.local', '/live'));
+  });
+
+  it('answers unknown names with the configured treatment', async () => {
+    expect((await curl(http('nobody.local', '/a'))).headers.location).to.equal(`https://nobody.local:${new URL(box.url).port}/a`);
+    await admin.api.proxy.setOptions({ body: { unknownNames: 'notFound', signInUrl: null } });
+    expect((await curl(http('nobody.local'))).status).to.equal(404);
+  });
+
+  it('refuses a wrong Basic Auth password and keeps the old one across a PUT without it', async () => {
+    await admin.api.proxy.createHost({ body: host(['basic.local'], { basicAuth: [{ username: 'carol', password: 'carol secret' }] }) });
+    expect((await curl(https('basic.local'))).status).to.equal(401);
+    expect((await curl(https('basic.local'), ['-u', 'carol:wrong'])).status).to.equal(401);
+    expect((await curl(https('basic.local'), ['-u', 'carol:carol secret'])).status).to.equal(200);
+    await admin.api.proxy.updateHost({ params: { id: await hostId('basic.local') }, body: host(['basic.local'], { basicAuth: [{ username: 'carol' }] }) });
+    expect((await curl(https('basic.local'), ['-u', 'carol:carol secret'])).status).to.equal(200);
+    expect((await curl(https('basic.local'), ['-u', 'carol:wrong'])).status).to.equal(401);
+  });
+
+  it('lets a visitor in to a sign-in-protected host only with a fresh ticket of a granted user', async () => {
+    await admin.api.proxy.createHost({ body: host(['app.local'], { signIn: { enabled: true, userIds: [alice], groupIds: [] } }) });
+    const refused = await curl(https('app.local', '/photos'));
+    expect(refused.status).to.equal(302);
+    expect(refused.headers.location).to.equal(`https://app.local:${new URL(box.url).port}/#proxy=https://app.local:${ports.https}/photos`);
+
+    const aliceClient = await box.signIn('alice', 'alice password 1');
+    const ticket = await aliceClient.api.proxy.ticket({ body: { url: https('app.local', '/photos') } });
+    const opened = await curl(ticket.url);
+    expect(opened.status).to.equal(302);
+    expect(opened.headers.location).to.equal('/photos');
+    const cookie = (opened.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+    expect(cookie).to.match(/^cellar_proxy=/);
+    const inside = await curl(https('app.local', '/photos'), ['-H', `Cookie: ${cookie}`]);
+    expect(inside.status).to.equal(200);
+    expect(inside.body).to.equal('target saw app.local /photos');
+    expect((await curl(ticket.url)).status).to.equal(401);
+
+    const late = await aliceClient.api.proxy.ticket({ body: { url: https('app.local') } });
+    now += 31_000;
+    expect((await curl(late.url)).status).to.equal(401);
+
+    const bob = await box.signIn('bob', 'bob password 1');
+    await expectProblem(bob.api.proxy.ticket({ body: { url: https('app.local') } }), 'proxy.access.denied', 403);
+    // Taking the grant away shuts the cookie out at the next request.
+    await admin.api.proxy.updateHost({
+      params: { id: await hostId('app.local') },
+      body: host(['app.local'], { signIn: { enabled: true, userIds: [], groupIds: [] } }),
+    });
+    expect((await curl(https('app.local', '/photos'), ['-H', `Cookie: ${cookie}`])).status).to.equal(403);
+  });
+
+  it('forwards a TCP stream and opens its port in nftables only while it exists', async () => {
+    const echo: TcpServer = createTcpServer((socket) => socket.pipe(socket));
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const streamPort = await freePort();
+    try {
+      const settings = await admin.api.proxy.createStream({
+        body: { port: streamPort, protocols: ['tcp'], target: { host: '127.0.0.1', port: (echo.address() as AddressInfo).port } },
+      });
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect(streamPort, '127.0.0.1', () => socket.write('ping through nginx'));
+        socket.once('data', (data) => {
+          resolve(data.toString('utf8'));
+          socket.end();
+        });
+        socket.once('error', reject);
+      });
+      expect(reply).to.equal('ping through nginx');
+      const table = run(['ip', 'netns', 'exec', netns, 'nft', 'list', 'table', 'inet', 'cellar_proxy']);
+      expect(table).to.include(`tcp dport ${streamPort} accept`);
+      await admin.api.proxy.removeStream({ params: { id: settings.streams[0]?.id ?? 0 } });
+      const tables = run(['ip', 'netns', 'exec', netns, 'nft', 'list', 'tables']);
+      expect(tables).not.to.include('cellar_proxy');
+    } finally {
+      echo.close();
+    }
+  });
+
+  it('leaves the running nginx answering as before when nginx refuses a new configuration', async () => {
+    await expectProblem(
+      admin.api.proxy.createHost({ body: host(['broken.local'], { target: { scheme: 'http', host: 'no-such-target.invalid', port: 80 } }) }),
+      'proxy.config.refused',
+      422,
+    );
+    expect((await curl(https('cam.local', '/still'))).body).to.equal('target saw cam.local /still');
+    expect((await admin.api.proxy.settings()).nginx.state).to.equal('running');
+  });
+});
