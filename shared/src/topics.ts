@@ -9,6 +9,7 @@ import type { EffectiveRights } from './api/permissions.ts';
 import type { PoolList, StorageHealth } from './api/storage.ts';
 import type { AdminAppList, AppLogLevel } from './api/apps.ts';
 import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
+import type { StoreState } from './api/store.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -119,6 +120,8 @@ export const topics = {
   apps: topic<{ appId: string; level: AppLogLevel }, AppsEvent>(/^apps\/[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/),
   /** The resource monitor: sampled each second only while subscribed; snapshot: the last hour's samples. */
   systemMonitor: topic<ResourceHistory, SystemMonitorEvent>(/^system\/monitor$/),
+  /** Snapshot: the same state as GET /api/store; `changed` carries it again after every change. */
+  storeAdmin: topic<StoreState, { type: 'changed'; data: StoreState }>(/^store\/admin$/),
 };
 
 export const topicName = {
@@ -136,6 +139,7 @@ export const topicName = {
   appsAdmin: 'apps/admin',
   apps: (appId: string) => `apps/${appId}`,
   systemMonitor: 'system/monitor',
+  storeAdmin: 'store/admin',
 };
 
 /** What a client receives for a subscribed topic. */

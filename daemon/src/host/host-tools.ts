@@ -16,6 +16,8 @@ const tools: Record<string, { feature: string; package: string }> = {
   nginx: { feature: 'the reverse proxy', package: 'nginx' },
   chronyc: { feature: 'time synchronisation', package: 'chrony' },
   systemctl: { feature: 'restart and shut-down', package: 'systemd' },
+  git: { feature: 'store catalogs', package: 'git' },
+  'ssh-keygen': { feature: 'private store catalogs', package: 'openssh-client' },
 };
 
 /** The feature and package of a program; a program not listed names itself. */

@@ -18,6 +18,7 @@ import { notificationsRoutes } from './notifications.ts';
 import type { RouteTable } from './route.ts';
 import { sharesRoutes } from './shares.ts';
 import { storageRoutes } from './storage.ts';
+import { storeRoutes } from './store.ts';
 import { systemRoutes } from './system.ts';
 import { systemOverviewRoutes } from './system-overview.ts';
 import { systemTimeRoutes } from './system-time.ts';
@@ -52,6 +53,7 @@ export const api = {
   firstRun: firstRunRoutes,
   tls: tlsRoutes,
   backup: backupRoutes,
+  store: storeRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -14,6 +14,7 @@ import { logErrors } from './logs.ts';
 import { notificationErrors } from './notifications.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
+import { storeErrors } from './store.ts';
 import { systemErrors } from './system.ts';
 import { thumbnailErrors } from './thumbnails.ts';
 import { tlsErrors } from './tls.ts';
@@ -44,6 +45,7 @@ export const errorCatalog = {
   ...tlsErrors,
   ...systemErrors,
   ...backupErrors,
+  ...storeErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

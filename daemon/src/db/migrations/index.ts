@@ -18,4 +18,5 @@ export const migrations: MigrationSet = {
   '20261122150000-system-settings': () => import('./20261122150000-system-settings.ts'),
   '20261125000000-desktop-seeded': () => import('./20261125000000-desktop-seeded.ts'),
   '20261125010000-apps': () => import('./20261125010000-apps.ts'),
+  '20261125200000-store': () => import('./20261125200000-store.ts'),
 };
