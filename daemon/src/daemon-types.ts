@@ -58,6 +58,8 @@ export interface DaemonOptions {
    * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
    */
   apps?: { accounts?: boolean };
+  /** Store seams: the project catalogs (a loopback git server in tests) and the fetch time limit. */
+  store?: import('./areas/store/store-area.ts').StoreOptions;
   /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */
   firstRunSetup?: boolean;
   /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */

@@ -70,6 +70,7 @@ import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 import { createProxyArea } from './areas/proxy/proxy-area.ts';
+import { createStoreArea } from './areas/store/store-area.ts';
 
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 
@@ -272,6 +273,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
 
   const apps = appsArea;
+  const storeCore = { db, config, clock, logger, scheduler, jobs, topics, apps, notifications, userRows, options: options.store };
+  const store = await createStoreArea(storeCore, { zone: () => systemHost.time.zone(), principal: (id) => principals.resolve(id) });
   const fileServicesChanged = () => fileServices?.changed();
   const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
   const proxy = createProxyArea({ db, config, clock, logger, scheduler, tls, sessionStore, identity, options: options.proxy });
@@ -317,6 +320,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
       registerArea(router, api.backup, backupHandlers(backup), routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
+      registerArea(router, api.store, store.handlers, routeDeps);
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());
     },

@@ -10,6 +10,7 @@ import type { PoolList, StorageHealth } from './api/storage.ts';
 import type { AdminAppList, AppLogLevel } from './api/apps.ts';
 import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
 import type { NetworkState } from './api/system-network.ts';
+import type { StoreState } from './api/store.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -124,6 +125,8 @@ export const topics = {
   systemMonitor: topic<ResourceHistory, SystemMonitorEvent>(/^system\/monitor$/),
   /** Administrators only; snapshot: the same as GET /api/system/network with `connectionInterface` null. */
   systemNetwork: topic<NetworkState, SystemNetworkEvent>(/^system\/network$/),
+  /** Snapshot: the same state as GET /api/store; `changed` carries it again after every change. */
+  storeAdmin: topic<StoreState, { type: 'changed'; data: StoreState }>(/^store\/admin$/),
 };
 
 export const topicName = {
@@ -142,6 +145,7 @@ export const topicName = {
   apps: (appId: string) => `apps/${appId}`,
   systemMonitor: 'system/monitor',
   systemNetwork: 'system/network',
+  storeAdmin: 'store/admin',
 };
 
 /** What a client receives for a subscribed topic. */

@@ -36,6 +36,7 @@ export async function startTestDaemon(
   options: Pick<
     DaemonOptions,
     'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'proxy'
+    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'store'
   > = {},
 ): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));

@@ -18,6 +18,8 @@ const tools: Record<string, { feature: string; package: string }> = {
   chronyc: { feature: 'time synchronisation', package: 'chrony' },
   systemctl: { feature: 'restart and shut-down', package: 'systemd' },
   ip: { feature: 'network settings', package: 'iproute2' },
+  git: { feature: 'store catalogs', package: 'git' },
+  'ssh-keygen': { feature: 'private store catalogs', package: 'openssh-client' },
 };
 
 /** The feature and package of a program; a program not listed names itself. */

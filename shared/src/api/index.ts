@@ -19,6 +19,7 @@ import { notificationsRoutes } from './notifications.ts';
 import type { RouteTable } from './route.ts';
 import { sharesRoutes } from './shares.ts';
 import { storageRoutes } from './storage.ts';
+import { storeRoutes } from './store.ts';
 import { systemRoutes } from './system.ts';
 import { systemOverviewRoutes } from './system-overview.ts';
 import { systemTimeRoutes } from './system-time.ts';
@@ -56,6 +57,7 @@ export const api = {
   backup: backupRoutes,
   systemNetwork: systemNetworkRoutes,
   proxy: proxyRoutes,
+  store: storeRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -16,6 +16,7 @@ import { notificationErrors } from './notifications.ts';
 import { proxyErrors } from './proxy.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
+import { storeErrors } from './store.ts';
 import { systemErrors } from './system.ts';
 import { thumbnailErrors } from './thumbnails.ts';
 import { tlsErrors } from './tls.ts';
@@ -48,6 +49,7 @@ export const errorCatalog = {
   ...backupErrors,
   ...networkErrors,
   ...proxyErrors,
+  ...storeErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

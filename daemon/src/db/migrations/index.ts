@@ -19,4 +19,5 @@ export const migrations: MigrationSet = {
   '20261125000000-desktop-seeded': () => import('./20261125000000-desktop-seeded.ts'),
   '20261125010000-apps': () => import('./20261125010000-apps.ts'),
   '20261125200000-proxy': () => import('./20261125200000-proxy.ts'),
+  '20261125200000-store': () => import('./20261125200000-store.ts'),
 };

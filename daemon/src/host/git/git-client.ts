@@ -1,0 +1,110 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runTool } from './git-process.ts';
+
+/** Where a catalog's SSH identity lives: the box's deploy key and the host key pinned on the first fetch. */
+export interface SshIdentity {
+  folder: string;
+}
+
+const keyFile = (id: SshIdentity) => path.join(id.folder, 'deploy_key');
+const knownHostsFile = (id: SshIdentity) => path.join(id.folder, 'known_hosts');
+const configFile = (id: SshIdentity) => path.join(id.folder, 'ssh_config');
+
+/** Single-quoted for the one place git insists on a shell (GIT_SSH_COMMAND); the path is the daemon's own. */
+const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** A clean environment: no prompts, no user or system git configuration, no askpass helper. */
+function gitEnv(home: string, ssh: SshIdentity | null): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ASKPASS: '/bin/false',
+    SSH_ASKPASS: '/bin/false',
+    ...(ssh ? { GIT_SSH_COMMAND: `ssh -F ${shellQuoted(configFile(ssh))}`, GIT_SSH_VARIANT: 'ssh' } : {}),
+  };
+}
+
+/** Options given on every git command line: no hooks, no symlinks in checkouts, only network transports, slow transfers give up. */
+const safety = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.symlinks=false',
+  '-c',
+  'protocol.allow=never',
+  '-c',
+  'protocol.https.allow=always',
+  '-c',
+  'protocol.http.allow=always',
+  '-c',
+  'protocol.ssh.allow=always',
+  '-c',
+  'http.lowSpeedLimit=1',
+  '-c',
+  'http.lowSpeedTime=20',
+  '-c',
+  'submodule.recurse=false',
+];
+
+export interface CloneRequest {
+  url: string;
+  branch: string;
+  dest: string;
+  /** An empty folder of the daemon's as git's HOME. */
+  home: string;
+  ssh: SshIdentity | null;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Clones one branch's newest commit into `dest` and answers that commit. */
+export async function cloneBranch(req: CloneRequest): Promise<string> {
+  const env = gitEnv(req.home, req.ssh);
+  await runTool(['git', ...safety, 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', req.branch, '--', req.url, req.dest], {
+    env,
+    timeoutMs: req.timeoutMs,
+    signal: req.signal,
+  });
+  const { stdout } = await runTool(['git', ...safety, '-C', req.dest, 'rev-parse', 'HEAD'], { env, timeoutMs: 10_000, signal: req.signal });
+  return stdout.trim();
+}
+
+/** Makes the catalog's Ed25519 deploy key (private half 0600) and ssh configuration; answers the public key. */
+export async function makeDeployKey(id: SshIdentity, comment: string): Promise<string> {
+  await mkdir(id.folder, { recursive: true, mode: 0o700 });
+  await runTool(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', keyFile(id)], { env: { PATH: process.env.PATH }, timeoutMs: 20_000 });
+  const config = [
+    'Host *',
+    `  IdentityFile "${keyFile(id)}"`,
+    '  IdentitiesOnly yes',
+    `  UserKnownHostsFile "${knownHostsFile(id)}"`,
+    '  GlobalKnownHostsFile /dev/null',
+    // The host key is pinned on the first fetch and must match on every later one.
+    '  StrictHostKeyChecking accept-new',
+    '  BatchMode yes',
+    '  PasswordAuthentication no',
+    '  ConnectTimeout 15',
+    '  ServerAliveInterval 10',
+    '  ServerAliveCountMax 2',
+    '',
+  ].join('\n');
+  await writeFile(configFile(id), config, { mode: 0o600 });
+  return (await readFile(`${keyFile(id)}.pub`, 'utf8')).trim();
+}
+
+export async function deployPublicKey(id: SshIdentity): Promise<string | null> {
+  return (await readFile(`${keyFile(id)}.pub`, 'utf8').catch(() => null))?.trim() ?? null;
+}
+
+/** The fingerprint and type of the pinned host key, as `ssh-keygen -l` shows it; null before the first fetch. */
+export async function pinnedHostKey(id: SshIdentity): Promise<string | null> {
+  const known = await readFile(knownHostsFile(id), 'utf8').catch(() => '');
+  if (known.trim() === '') return null;
+  const { stdout } = await runTool(['ssh-keygen', '-l', '-f', knownHostsFile(id)], { env: { PATH: process.env.PATH }, timeoutMs: 10_000 });
+  return stdout.trim().split('\n')[0] ?? null;
+}

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface LoopbackServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  close(): Promise<void>;
+}
+
+const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
+  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+
+/**
+ * `git http-backend` behind a small CGI bridge on loopback: serves the repositories below `root`
+ * (`<url>/<name>/.git` for a work tree) to git clients as a smart HTTP server does.
+ */
+export async function startGitHttp(root: string): Promise<LoopbackServer> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const child = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH,
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: req.method ?? 'GET',
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        REMOTE_ADDR: '127.0.0.1',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        HTTP_CONTENT_ENCODING: String(req.headers['content-encoding'] ?? ''),
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    req.pipe(child.stdin);
+    let head = Buffer.alloc(0);
+    let started = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (started) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      let status = 200;
+      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number(value.split(' ')[0]);
+        else res.setHeader(name, value);
+      }
+      res.writeHead(status);
+      started = true;
+      res.write(head.subarray(end + 4));
+    });
+    child.stdout.on('end', () => res.end());
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A server that accepts connections and never answers: what a stuck catalog server looks like to git. */
+export async function startStuckServer(): Promise<LoopbackServer> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
