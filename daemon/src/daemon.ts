@@ -68,6 +68,7 @@ import { docsAssets } from './http/openapi/docs-assets.ts';
 import { docsHandlers } from './http/openapi/docs-handlers.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
+import { createUpdatesArea } from './areas/updates/updates-area.ts';
 
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 
@@ -290,6 +291,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
 
   const apps = appsArea;
   const fileServicesChanged = () => fileServices?.changed();
+  const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
   const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
@@ -331,6 +333,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopArea.wallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
       registerArea(router, api.backup, backupHandlers(backup), routeDeps);
+      updates.mount(router, routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
       router.use(docsAssets());

@@ -9,6 +9,7 @@ import type { EffectiveRights } from './api/permissions.ts';
 import type { PoolList, StorageHealth } from './api/storage.ts';
 import type { AdminAppList, AppLogLevel } from './api/apps.ts';
 import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
+import type { UpdateStatus } from './api/updates.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -93,6 +94,9 @@ export type AppsEvent = { type: 'logLevel'; data: { appId: string; level: AppLog
 /** One second of the box's load, sent while anybody watches; administrators only. */
 export type SystemMonitorEvent = { type: 'sample'; data: ResourceSample };
 
+/** `changed`: the same as GET /api/system/updates; `restarting`: the daemon restarts now (its package changed or a snapshot returned), pages reconnect. */
+export type SystemUpdatesEvent = { type: 'changed'; data: UpdateStatus } | { type: 'restarting'; data: { reason: 'package' | 'snapshot' } };
+
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
   storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
@@ -119,6 +123,8 @@ export const topics = {
   apps: topic<{ appId: string; level: AppLogLevel }, AppsEvent>(/^apps\/[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/),
   /** The resource monitor: sampled each second only while subscribed; snapshot: the last hour's samples. */
   systemMonitor: topic<ResourceHistory, SystemMonitorEvent>(/^system\/monitor$/),
+  /** Administrators only; snapshot: the same as GET /api/system/updates. */
+  systemUpdates: topic<UpdateStatus, SystemUpdatesEvent>(/^system\/updates$/),
 };
 
 export const topicName = {
@@ -136,6 +142,7 @@ export const topicName = {
   appsAdmin: 'apps/admin',
   apps: (appId: string) => `apps/${appId}`,
   systemMonitor: 'system/monitor',
+  systemUpdates: 'system/updates',
 };
 
 /** What a client receives for a subscribed topic. */

@@ -24,6 +24,7 @@ import { systemTimeRoutes } from './system-time.ts';
 import { thumbnailsRoutes } from './thumbnails.ts';
 import { tlsRoutes } from './tls.ts';
 import { trashRoutes } from './trash.ts';
+import { updatesRoutes } from './updates.ts';
 
 /** Every area's route table, by area. Add an area here once and it is served, documented and typed. */
 export const api = {
@@ -52,6 +53,7 @@ export const api = {
   firstRun: firstRunRoutes,
   tls: tlsRoutes,
   backup: backupRoutes,
+  updates: updatesRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

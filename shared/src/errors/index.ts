@@ -17,6 +17,7 @@ import { storageErrors } from './storage.ts';
 import { systemErrors } from './system.ts';
 import { thumbnailErrors } from './thumbnails.ts';
 import { tlsErrors } from './tls.ts';
+import { updatesErrors } from './updates.ts';
 import { topicErrors } from './topics.ts';
 import { usersErrors } from './users.ts';
 
@@ -44,6 +45,7 @@ export const errorCatalog = {
   ...tlsErrors,
   ...systemErrors,
   ...backupErrors,
+  ...updatesErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;
