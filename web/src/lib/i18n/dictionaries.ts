@@ -32,6 +32,8 @@ import powerDe from '../../apps/control-panel/power/i18n/de.json' with { type: '
 import powerEn from '../../apps/control-panel/power/i18n/en.json' with { type: 'json' };
 import overviewDe from '../../apps/overview/i18n/de.json' with { type: 'json' };
 import overviewEn from '../../apps/overview/i18n/en.json' with { type: 'json' };
+import updatesDe from '../../apps/control-panel/updates/i18n/de.json' with { type: 'json' };
+import updatesEn from '../../apps/control-panel/updates/i18n/en.json' with { type: 'json' };
 
 /**
  * Every dictionary of the UI, merged: the shell's own (en.json, de.json) and one pair per app
@@ -56,6 +58,7 @@ export const enMessages = {
   ...timeEn,
   ...powerEn,
   ...overviewEn,
+  ...updatesEn,
 };
 export const deMessages = {
   ...de,
@@ -75,4 +78,5 @@ export const deMessages = {
   ...timeDe,
   ...powerDe,
   ...overviewDe,
+  ...updatesDe,
 };
