@@ -7,6 +7,7 @@ import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage-area.ts';
 import type { ProxyOptions } from './areas/proxy/proxy-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
+import type { UpdatesOptions } from './areas/updates/updates-area.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
 import type { JobEngine } from './core/jobs/job-engine.ts';
@@ -64,12 +65,18 @@ export interface DaemonOptions {
   firstRunSetup?: boolean;
   /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
   fileServices?: { deployment: FileServicesDeployment };
-  /** Called once a restore answered: main.ts builds the daemon again in-process (docs/backup-format.md); tests count the calls. */
-  restart?: () => void;
+  /**
+   * Called once a restore answered: main.ts builds the daemon again in-process (docs/backup-format.md);
+   * after an update changed the box's package or returned to a snapshot the process exits 75 and systemd
+   * starts the new code (docs/updates.md). Tests count the calls.
+   */
+  restart?: (reason?: 'restore' | 'package' | 'snapshot') => void;
   /** Backup seams: host effects of a restore, the SSH host key folder, Samba's smb.conf (root system tests). */
   backup?: Partial<BackupAreaOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay, the network root and namespace. */
   system?: SystemHostOptions;
   /** Reverse proxy seams: nginx's ports and address (loopback in tests), a network namespace for nftables. */
   proxy?: ProxyOptions;
+  /** Updates seams: apply in development mode, a Debian root for apt and dpkg, system datasets, a test channel (root system tests). */
+  updates?: Partial<UpdatesOptions>;
 }

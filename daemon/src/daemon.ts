@@ -71,6 +71,7 @@ import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 import { createProxyArea } from './areas/proxy/proxy-area.ts';
 import { createStoreArea } from './areas/store/store-area.ts';
+import { createUpdatesArea } from './areas/updates/updates-area.ts';
 
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 
@@ -276,6 +277,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const storeCore = { db, config, clock, logger, scheduler, jobs, topics, apps, notifications, userRows, options: options.store };
   const store = await createStoreArea(storeCore, { zone: () => systemHost.time.zone(), principal: (id) => principals.resolve(id) });
   const fileServicesChanged = () => fileServices?.changed();
+  const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
   const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
   const proxy = createProxyArea({ db, config, clock, logger, scheduler, tls, sessionStore, identity, options: options.proxy });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
@@ -319,6 +321,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.desktop, desktopHandlers(desktop, desktopArea.wallpaper), routeDeps);
       registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
       registerArea(router, api.backup, backupHandlers(backup), routeDeps);
+      updates.mount(router, routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.store, store.handlers, routeDeps);
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);

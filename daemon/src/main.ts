@@ -7,12 +7,14 @@ import { MigrationError } from './db/migrate.ts';
  * A restore asks for a restart: the daemon is closed and built again from the same data directory
  * in this process, so every cache starts from the restored configuration (box and development alike;
  * a failed rebuild exits non-zero, and systemd's Restart=on-failure starts the box's service again).
+ * After an update changed the box's package, or the system returned to a snapshot, the code on disk
+ * is not the code in memory: the daemon closes and exits 75, and systemd starts it again from the new files.
  */
 async function main(): Promise<void> {
   let stopping = false;
   let daemon: Daemon;
   const build = async (): Promise<void> => {
-    daemon = await createDaemon({ restart: () => void rebuild() });
+    daemon = await createDaemon({ restart: (reason = 'restore') => void (reason === 'restore' ? rebuild() : exitForRestart(reason)) });
     await daemon.start();
   };
   const rebuild = async (): Promise<void> => {
@@ -23,6 +25,13 @@ async function main(): Promise<void> {
       process.stderr.write(`Cellar could not restart: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);
     });
+  };
+  const exitForRestart = async (reason: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    daemon.logger.info('restarting', { component: 'daemon', reason });
+    await daemon.close().catch(() => undefined);
+    process.exit(75);
   };
   await build();
   const stop = (signal: string) => {

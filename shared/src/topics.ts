@@ -11,6 +11,7 @@ import type { AdminAppList, AppLogLevel } from './api/apps.ts';
 import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
 import type { NetworkState } from './api/system-network.ts';
 import type { StoreState } from './api/store.ts';
+import type { UpdateStatus } from './api/updates.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -97,6 +98,9 @@ export type SystemMonitorEvent = { type: 'sample'; data: ResourceSample };
 /** A link, address or pending change moved: the whole state again, without the connection's interface. */
 export type SystemNetworkEvent = { type: 'changed'; data: NetworkState };
 
+/** `changed`: the same as GET /api/system/updates; `restarting`: the daemon restarts now (its package changed or a snapshot returned), pages reconnect. */
+export type SystemUpdatesEvent = { type: 'changed'; data: UpdateStatus } | { type: 'restarting'; data: { reason: 'package' | 'snapshot' } };
+
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
   storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
@@ -127,6 +131,8 @@ export const topics = {
   systemNetwork: topic<NetworkState, SystemNetworkEvent>(/^system\/network$/),
   /** Snapshot: the same state as GET /api/store; `changed` carries it again after every change. */
   storeAdmin: topic<StoreState, { type: 'changed'; data: StoreState }>(/^store\/admin$/),
+  /** Administrators only; snapshot: the same as GET /api/system/updates. */
+  systemUpdates: topic<UpdateStatus, SystemUpdatesEvent>(/^system\/updates$/),
 };
 
 export const topicName = {
@@ -146,6 +152,7 @@ export const topicName = {
   systemMonitor: 'system/monitor',
   systemNetwork: 'system/network',
   storeAdmin: 'store/admin',
+  systemUpdates: 'system/updates',
 };
 
 /** What a client receives for a subscribed topic. */

@@ -58,10 +58,12 @@ export interface BrowserBox {
  * serving the built web desktop, and Debian's Chromium. Fails loudly, naming the command, on a
  * missing prerequisite. `web: false` serves no desktop (a page the daemon renders itself).
  */
-export async function startBrowserBox(options: { web?: boolean; daemon?: Parameters<typeof startTestDaemon>[1] } = {}): Promise<BrowserBox> {
+export async function startBrowserBox(
+  options: { web?: boolean; daemon?: Parameters<typeof startTestDaemon>[1]; config?: Parameters<typeof startTestDaemon>[0] } = {},
+): Promise<BrowserBox> {
   if (options.web === false) assertChromium();
   else assertBrowserPrerequisites();
-  const box = await startTestDaemon(options.web === false ? {} : { webDir }, options.daemon);
+  const box = await startTestDaemon({ ...options.config, ...(options.web === false ? {} : { webDir }) }, options.daemon);
   try {
     return { box, browser: await launchChromium() };
   } catch (err) {

@@ -37,6 +37,7 @@ export async function startTestDaemon(
     DaemonOptions,
     'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'proxy'
     'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'store'
+    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'updates'
   > = {},
 ): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));

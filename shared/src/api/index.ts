@@ -27,6 +27,7 @@ import { systemNetworkRoutes } from './system-network.ts';
 import { thumbnailsRoutes } from './thumbnails.ts';
 import { tlsRoutes } from './tls.ts';
 import { trashRoutes } from './trash.ts';
+import { updatesRoutes } from './updates.ts';
 
 /** Every area's route table, by area. Add an area here once and it is served, documented and typed. */
 export const api = {
@@ -58,6 +59,7 @@ export const api = {
   systemNetwork: systemNetworkRoutes,
   proxy: proxyRoutes,
   store: storeRoutes,
+  updates: updatesRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

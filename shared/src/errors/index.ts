@@ -20,6 +20,7 @@ import { storeErrors } from './store.ts';
 import { systemErrors } from './system.ts';
 import { thumbnailErrors } from './thumbnails.ts';
 import { tlsErrors } from './tls.ts';
+import { updatesErrors } from './updates.ts';
 import { topicErrors } from './topics.ts';
 import { usersErrors } from './users.ts';
 
@@ -50,6 +51,7 @@ export const errorCatalog = {
   ...networkErrors,
   ...proxyErrors,
   ...storeErrors,
+  ...updatesErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

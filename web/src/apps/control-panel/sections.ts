@@ -38,4 +38,5 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'time', label: 'controlPanel.section.time', load: () => import('./time/TimeSection.svelte') },
   { id: 'power', label: 'controlPanel.section.power', load: () => import('./power/PowerSection.svelte') },
   { id: 'backup', label: 'controlPanel.section.backup', load: () => import('./backup/BackupSection.svelte') },
+  { id: 'updates', label: 'controlPanel.section.updates', load: () => import('./updates/UpdatesSection.svelte') },
 ];

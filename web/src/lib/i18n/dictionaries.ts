@@ -34,6 +34,8 @@ import overviewDe from '../../apps/overview/i18n/de.json' with { type: 'json' };
 import overviewEn from '../../apps/overview/i18n/en.json' with { type: 'json' };
 import networkDe from '../../apps/control-panel/network/i18n/de.json' with { type: 'json' };
 import networkEn from '../../apps/control-panel/network/i18n/en.json' with { type: 'json' };
+import updatesDe from '../../apps/control-panel/updates/i18n/de.json' with { type: 'json' };
+import updatesEn from '../../apps/control-panel/updates/i18n/en.json' with { type: 'json' };
 
 /**
  * Every dictionary of the UI, merged: the shell's own (en.json, de.json) and one pair per app
@@ -59,6 +61,7 @@ export const enMessages = {
   ...powerEn,
   ...overviewEn,
   ...networkEn,
+  ...updatesEn,
 };
 export const deMessages = {
   ...de,
@@ -79,4 +82,5 @@ export const deMessages = {
   ...powerDe,
   ...overviewDe,
   ...networkDe,
+  ...updatesDe,
 };

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import type { Router } from 'express';
+import { api } from '../../../../shared/src/api/index.ts';
+import type { Job } from '../../../../shared/src/api/jobs.ts';
+import { topicName } from '../../../../shared/src/topics.ts';
+import type { Mode } from '../../config/config.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { JobKind } from '../../core/jobs/job-types.ts';
+import type { Logger } from '../../core/logger.ts';
+import { product } from '../../core/product.ts';
+import type { Scheduler } from '../../core/scheduler.ts';
+import { trustedKeys } from '../../core/signed-index.ts';
+import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import { fromWallTime, wallTime } from '../../core/zoned-time.ts';
+import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { CommandRunner } from '../../host/command-runner.ts';
+import { buildCommit } from '../../host/machine-info.ts';
+import { AptHost } from '../../host/updates/apt.ts';
+import { findSystemDatasets, SystemSnapshots } from '../../host/updates/system-snapshots.ts';
+import type { SystemSettingRow } from '../system/system-settings.model.ts';
+import { UpdateChannelReader } from './channel.ts';
+import { debianArchitecture } from './signed-release.ts';
+import { updateJobs } from './update-jobs.ts';
+import { UpdatesStateStore } from './updates-state.ts';
+import { updatesHandlers } from './updates.routes.ts';
+import { installJobKind, restoreJobKind, UpdatesService } from './updates.service.ts';
+import { updatesTopic } from './updates.topic.ts';
+
+/** The project's channels; the daemon reads `<url>/<channel>/index.json`. */
+export const projectChannelUrl = 'https://updates.cellar-nas.org/';
+
+/** Seams of the updates area: a development daemon applies nothing unless a test sets `apply`. */
+export interface UpdatesOptions {
+  /** Apply updates (apt, dpkg, ZFS) even in development mode: root system tests. */
+  apply: boolean;
+  /** A Debian root that apt and dpkg work in (`chroot`), never this machine's own system. */
+  root: string | null;
+  /** The ZFS datasets snapshotted before an install; default: those holding /, /usr and /var on a box. */
+  systemDatasets: string[] | null;
+  /** Base URL of the channels; a development daemon reads none unless a test names one. */
+  channelUrl: string | null;
+  /** The Debian package that is the box (default `cellar`). */
+  packageName: string;
+  /** Debian's name of the box's architecture (default: Node's). */
+  architecture: string;
+}
+
+export interface UpdatesAreaDeps {
+  config: { mode: Mode; dataDir: string; trustedKeysFile: string | null };
+  /** `restart`: see DaemonOptions.restart; `updates`: the seams above. */
+  options: { restart?: (reason?: 'restore' | 'package' | 'snapshot') => void; updates?: Partial<UpdatesOptions> };
+  settings: typeof SystemSettingRow;
+  clock: Clock;
+  logger: Logger;
+  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  jobs: { register<P, R>(kind: string, definition: JobKind<P, R>): void; enqueue<P>(kind: string, params: P, userId: number | null): Promise<Job> };
+  scheduler: Scheduler;
+  /** The box's time zone: the daily check follows it. */
+  time: { zone(): string };
+}
+
+const checkEveryMs = 60_000;
+const hourMs = 3600_000;
+
+/** Builds the updates area: host effects, the service, its two job kinds, its topic and the daily check. */
+export async function createUpdatesArea(deps: UpdatesAreaDeps) {
+  const { logger, clock } = deps;
+  const box = deps.config.mode === 'box';
+  const o: UpdatesOptions = {
+    apply: box,
+    root: null,
+    systemDatasets: null,
+    channelUrl: box ? projectChannelUrl : null,
+    packageName: 'cellar',
+    architecture: debianArchitecture(),
+    ...deps.options.updates,
+  };
+  const runner = new CommandRunner(logger, o.apply);
+  const keys = trustedKeys(deps.config.trustedKeysFile);
+  const datasets = o.systemDatasets ?? (o.apply ? await findSystemDatasets(runner) : []);
+  const state = new UpdatesStateStore(deps.settings, () => clock.now());
+  let commit: Promise<string | null> | null = null;
+  const serviceDeps = {
+    state,
+    apt: new AptHost(runner, { root: o.root }),
+    snapshots: new SystemSnapshots(runner, datasets),
+    channel: o.channelUrl === null ? null : new UpdateChannelReader(o.channelUrl, keys),
+    keys,
+    enqueue: (kind: string, params: unknown, userId: number | null) => deps.jobs.enqueue(kind, params, userId),
+    clock,
+    logger,
+    publish: (type: 'changed' | 'restarting', data: unknown) => deps.topics.publish(topicName.systemUpdates, type, data),
+    applyConfigured: o.apply,
+    packageName: o.packageName,
+    product: { version: product.version, commit: () => (commit ??= buildCommit(runner)) },
+    architecture: o.architecture,
+    workDir: path.join(deps.config.dataDir, 'updates'),
+  };
+  const updates = new UpdatesService(serviceDeps);
+  const jobs = updateJobs({
+    ...serviceDeps,
+    service: updates,
+    // After the job's answer is stored: a restart closes the job engine, which would cut a running job.
+    restart: (reason) =>
+      void setTimeout(() => {
+        if (deps.options.restart) deps.options.restart(reason);
+        else logger.warn('an update asked for a restart, and nothing restarts this daemon', { component: 'updates', reason });
+      }, 1000).unref(),
+  });
+  deps.jobs.register(installJobKind, jobs.install);
+  deps.jobs.register(restoreJobKind, jobs.restore);
+  deps.topics.register(updatesTopic(updates));
+
+  // Each box waits its own part of the hour after the check time, so not every box asks the channel at once.
+  const delayMs = Math.floor(Math.random() * hourMs);
+  deps.scheduler.every(
+    'updates.daily',
+    checkEveryMs,
+    async () => {
+      if ((await updates.installed()).notApplicable !== null) return;
+      const { settings, lastCheck } = await state.load();
+      const now = clock.now();
+      const [hour, minute] = settings.checkTime.split(':').map(Number);
+      const today = wallTime(now, deps.time.zone());
+      const due = fromWallTime({ ...today, hour: hour ?? 3, minute: minute ?? 0, second: 0 }, deps.time.zone()) + delayMs;
+      if (now < due || (lastCheck && Date.parse(lastCheck.at) >= due)) return;
+      const status = await updates.check();
+      const security = (status.lastCheck?.distribution ?? []).filter((u) => u.security).map((u) => u.name);
+      if (settings.automaticSecurity && security.length > 0 && !updates.running) {
+        await updates.install(null, { box: 'none', distribution: true }, security);
+      }
+    },
+    { delayFirst: true },
+  );
+
+  return {
+    updates,
+    mount(router: Router, routeDeps: RouteDeps): void {
+      registerArea(router, api.updates, updatesHandlers(updates), routeDeps);
+    },
+  };
+}
