@@ -6,6 +6,7 @@ import type { BackupAreaOptions } from './areas/backup/backup-area.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
+import type { InstallerAreaOptions } from './areas/installer/installer-area.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
 import type { JobEngine } from './core/jobs/job-engine.ts';
@@ -67,4 +68,8 @@ export interface DaemonOptions {
   backup?: Partial<BackupAreaOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay. */
   system?: SystemHostOptions;
+  /** Where the first-run setup code is told besides its file (default: standard output); the installer's own daemon tells nobody. */
+  announceSetupCode?: (line: string) => void;
+  /** Installer seams: host effects, loop devices as targets, the mDNS interface, the claim's lifetime, the registry to test. */
+  installer?: InstallerAreaOptions;
 }

@@ -33,7 +33,10 @@ export interface TestDaemon {
 /** A real daemon in this process on a free loopback port with a fresh data directory and SQLite file. */
 export async function startTestDaemon(
   config: Partial<Config> = {},
-  options: Pick<DaemonOptions, 'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup'> = {},
+  options: Pick<
+    DaemonOptions,
+    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'installer'
+  > = {},
 ): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));
   const daemon = await createDaemon({
