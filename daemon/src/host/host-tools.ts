@@ -16,6 +16,14 @@ const tools: Record<string, { feature: string; package: string }> = {
   nginx: { feature: 'the reverse proxy', package: 'nginx' },
   chronyc: { feature: 'time synchronisation', package: 'chrony' },
   systemctl: { feature: 'restart and shut-down', package: 'systemd' },
+  sgdisk: { feature: 'the installer', package: 'gdisk' },
+  partx: { feature: 'the installer', package: 'util-linux' },
+  'mkfs.ext4': { feature: 'the installer', package: 'e2fsprogs' },
+  'mkfs.vfat': { feature: 'the installer', package: 'dosfstools' },
+  'grub-mkimage': { feature: 'the installer', package: 'grub-efi-amd64-bin' },
+  mmd: { feature: 'the installer', package: 'mtools' },
+  mcopy: { feature: 'the installer', package: 'mtools' },
+  ping: { feature: "the installer's network test", package: 'iputils-ping' },
 };
 
 /** The feature and package of a program; a program not listed names itself. */

@@ -120,7 +120,7 @@ export class InstallerService {
       },
       configure: async () => {
         const root = layout.target;
-        await writeSystemFiles(root, {
+        await writeSystemFiles(root, layout.efiStaging, {
           fileSystem: request.fileSystem,
           hostName: hostNameOf(request.boxName),
           timeZone: request.timeZone,

@@ -5,7 +5,7 @@ import type { InstallPlan, SystemFileSystem } from '../../../../shared/src/api/i
 export const systemPool = 'cellar-system';
 
 /** What a step does besides running a command: the installer's own writes at their place in the order. */
-export type InstallAction = 'prepareEfiMount' | 'configure';
+export type InstallAction = 'configure';
 
 export interface InstallStep {
   label: string;
@@ -19,7 +19,29 @@ export interface TargetLayout {
   system: string;
   /** Where the system file system is mounted while the installer writes it. */
   target: string;
+  /** The installer's own folder for the EFI loader before it goes onto the EFI system partition. */
+  efiStaging: string;
 }
+
+/** GRUB's configuration built into the EFI loader: it finds the system by UUID and reads /boot/grub/grub.cfg there. */
+export const efiEarlyConfig = 'early.cfg';
+/** What the EFI loader needs built in to reach grub.cfg and boot Linux without reading modules from disk. */
+const efiModules = [
+  'part_gpt',
+  'part_msdos',
+  'fat',
+  'ext2',
+  'zfs',
+  'search',
+  'search_fs_uuid',
+  'search_label',
+  'configfile',
+  'normal',
+  'linux',
+  'echo',
+  'all_video',
+  'gzio',
+];
 
 /** Files the configuration step writes, by their path in the installed system. */
 export const configuredFiles = [
@@ -40,17 +62,18 @@ export function partitionPath(disk: string, n: number): string {
 }
 
 export function targetLayout(disk: string, target: string): TargetLayout {
-  return { disk, efi: partitionPath(disk, 2), system: partitionPath(disk, 3), target };
+  return { disk, efi: partitionPath(disk, 2), system: partitionPath(disk, 3), target, efiStaging: path.join(path.dirname(target), 'efi-image') };
 }
 
 /**
- * Every step of an installation in order. GPT with a BIOS boot partition and an EFI system
- * partition, so one disk boots on both kinds of firmware; the rest holds the system file system.
+ * Every step of an installation in order. GPT with an EFI system partition and the system file
+ * system; boxes boot by UEFI. The 1 MiB BIOS boot partition is kept free for a BIOS loader
+ * (grub-install --target=i386-pc finds no GRUB drive for partitions of loop devices, so it is not
+ * installed until it can be tested).
  */
 export function installSteps(layout: TargetLayout, fileSystem: SystemFileSystem, image: string): InstallStep[] {
-  const { disk, efi, system, target } = layout;
-  const efiDir = path.join(target, 'boot/efi');
-  const bootDir = path.join(target, 'boot');
+  const { disk, efi, system, target, efiStaging } = layout;
+  const loader = path.join(efiStaging, 'BOOTX64.EFI');
   const systemFs: InstallStep[] =
     fileSystem === 'ext4'
       ? [
@@ -97,15 +120,15 @@ export function installSteps(layout: TargetLayout, fileSystem: SystemFileSystem,
     { label: 'Creating the EFI system partition', argv: ['mkfs.vfat', '-F', '32', '-n', 'EFI', efi] },
     ...systemFs,
     { label: 'Writing the system image', argv: ['tar', '-x', '-p', '--numeric-owner', '--xattrs', '--xattrs-include=*', '-f', image, '-C', target] },
-    { label: 'Preparing the EFI mount point', action: 'prepareEfiMount' },
-    { label: 'Mounting the EFI system partition', argv: ['mount', efi, efiDir] },
     { label: "Writing the box's configuration", action: 'configure' },
+    // The EFI loader is built and copied with mtools rather than grub-install onto a mounted
+    // partition: the medium's kernel then needs no FAT driver, and nothing is left mounted there.
     {
-      label: 'Installing the boot loader (UEFI)',
-      argv: ['grub-install', '--target=x86_64-efi', `--efi-directory=${efiDir}`, `--boot-directory=${bootDir}`, '--removable', '--no-nvram'],
+      label: 'Building the boot loader (UEFI)',
+      argv: ['grub-mkimage', '-O', 'x86_64-efi', '-o', loader, '-p', '/boot/grub', '-c', path.join(efiStaging, efiEarlyConfig), ...efiModules],
     },
-    { label: 'Installing the boot loader (BIOS)', argv: ['grub-install', '--target=i386-pc', `--boot-directory=${bootDir}`, disk] },
-    { label: 'Unmounting the EFI system partition', argv: ['umount', efiDir] },
+    { label: 'Installing the boot loader (UEFI)', argv: ['mmd', '-i', efi, '::/EFI', '::/EFI/BOOT'] },
+    { label: 'Copying the boot loader (UEFI)', argv: ['mcopy', '-i', efi, loader, '::/EFI/BOOT/BOOTX64.EFI'] },
     fileSystem === 'ext4'
       ? { label: 'Unmounting the system file system', argv: ['umount', target] }
       : { label: 'Exporting the system pool', argv: ['zpool', 'export', systemPool] },

@@ -2,7 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstallerNetworkConfig, SystemFileSystem } from '../../../../shared/src/api/installer.ts';
 import { writeZone } from '../time/zone-files.ts';
-import { systemPool } from './install-plan.ts';
+import { efiEarlyConfig, systemPool } from './install-plan.ts';
 
 export interface SystemFilesInput {
   fileSystem: SystemFileSystem;
@@ -68,8 +68,15 @@ export function networkFile(network: InstallerNetworkConfig | null): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes the installed system's own files below `root` (the mounted target). */
-export async function writeSystemFiles(root: string, input: SystemFilesInput): Promise<void> {
+/** The EFI loader's built-in configuration: find the system file system, then its grub.cfg. */
+export function efiEarlyConfigText(input: SystemFilesInput): string {
+  const search =
+    input.fileSystem === 'ext4' ? `search --no-floppy --fs-uuid --set=root ${input.systemUuid}` : `search --no-floppy --label --set=root ${systemPool}`;
+  return `${search}\nset prefix=($root)/boot/grub\nconfigfile $prefix/grub.cfg\n`;
+}
+
+/** Writes the installed system's own files below `root` (the mounted target) and the EFI loader's configuration into `efiStaging`. */
+export async function writeSystemFiles(root: string, efiStaging: string, input: SystemFilesInput): Promise<void> {
   const put = async (rel: string, text: string) => {
     const file = path.join(root, rel);
     await mkdir(path.dirname(file), { recursive: true });
@@ -82,4 +89,7 @@ export async function writeSystemFiles(root: string, input: SystemFilesInput): P
   await writeZone(root, input.timeZone);
   await put('etc/systemd/network/10-cellar.network', networkFile(input.network));
   await put('boot/grub/grub.cfg', grubConfig(input));
+  // The EFI system partition's mount point (fstab); the partition itself is written with mtools.
+  await mkdir(path.join(root, 'boot/efi'), { recursive: true });
+  await writeFile(path.join(efiStaging, efiEarlyConfig), efiEarlyConfigText(input));
 }

@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { CommandRunner } from '../command-runner.ts';
 import type { SystemFileSystem } from '../../../../shared/src/api/installer.ts';
 import { systemPool, type InstallAction, type InstallStep, type TargetLayout } from './install-plan.ts';
@@ -25,12 +24,10 @@ export async function runInstallSteps(
   runner: CommandRunner,
   hooks: StepHooks,
 ): Promise<void> {
-  const actions: Record<InstallAction, () => Promise<void>> = {
-    prepareEfiMount: async () => void (await mkdir(path.join(layout.target, 'boot/efi'), { recursive: true })),
-    configure: hooks.configure,
-  };
+  const actions: Record<InstallAction, () => Promise<void>> = { configure: hooks.configure };
   try {
     await mkdir(layout.target, { recursive: true });
+    await mkdir(layout.efiStaging, { recursive: true });
     for (const [i, step] of steps.entries()) {
       hooks.progress(i, steps.length, step.label);
       if (step.argv) await runner.run(step.argv, { timeoutMs: longStepMs });
