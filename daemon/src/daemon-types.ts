@@ -8,6 +8,7 @@ import type { StorageOptions } from './areas/storage/storage-area.ts';
 import type { ProxyOptions } from './areas/proxy/proxy-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
 import type { UpdatesOptions } from './areas/updates/updates-area.ts';
+import type { InstallerAreaOptions } from './areas/installer/installer-area.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
 import type { JobEngine } from './core/jobs/job-engine.ts';
@@ -79,4 +80,8 @@ export interface DaemonOptions {
   proxy?: ProxyOptions;
   /** Updates seams: apply in development mode, a Debian root for apt and dpkg, system datasets, a test channel (root system tests). */
   updates?: Partial<UpdatesOptions>;
+  /** Where the first-run setup code is told besides its file (default: standard output); the installer's own daemon tells nobody. */
+  announceSetupCode?: (line: string) => void;
+  /** Installer seams: host effects, loop devices as targets, the mDNS interface, the claim's lifetime, the registry to test. */
+  installer?: InstallerAreaOptions;
 }

@@ -73,8 +73,8 @@ import { createProxyArea } from './areas/proxy/proxy-area.ts';
 import { createStoreArea } from './areas/store/store-area.ts';
 import { createUpdatesArea } from './areas/updates/updates-area.ts';
 
+import { createInstallerArea } from './areas/installer/installer-area.ts';
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
-
 export type { Daemon, DaemonOptions } from './daemon-types.ts';
 
 const sessionIdleMs = 2 * 60 * 60 * 1000;
@@ -159,7 +159,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users }));
+  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, announce: options.announceSetupCode }));
   const jobs = new JobEngine({
     db,
     logger,
@@ -171,6 +171,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   topics.register(jobsListTopicProvider(jobs));
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
   const tls = (tlsArea = createTlsArea({ dataDir: config.dataDir, clock, logger, scheduler, https: config.https }));
+  const installer = createInstallerArea({ config, logger, clock, options: options.installer });
   // The archive lives on a pool, and pools come with the storage area built further down.
   const logsArea = await createLogsArea({ mode: config.mode, store: logStore, clock, logger, scheduler, topics, options: options.logs });
   const { logs } = logsArea;
@@ -299,6 +300,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     secureCookies: config.https,
     webDir: config.webDir,
     mountApi: (router: import('express').Router) => {
+      installer.mount(router, routeDeps);
       registerArea(router, api.auth, authHandlers(auth), routeDeps);
       registerArea(router, api.users, usersHandlers(users), routeDeps);
       registerArea(router, api.groups, groupsHandlers(identity.groups), routeDeps);
@@ -330,7 +332,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   };
   const sessions = sessionMiddleware(httpOptions);
   const app = createHttpApp(httpOptions, sessions);
-  const server = await tls.createServer(app);
+  const server = installer.attach(await tls.createServer(app));
 
   const url = (): string => {
     const address = server.address() as AddressInfo | null;
@@ -370,7 +372,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       await proxy.start(url());
     },
     async close() {
-      await scheduler.stop();
+      await Promise.all([scheduler.stop(), installer.close()]);
       systemHost.close();
       await proxy.close();
       await apps.backends.stopAll();

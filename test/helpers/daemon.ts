@@ -38,6 +38,7 @@ export async function startTestDaemon(
     'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'proxy'
     'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'store'
     'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'updates'
+    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'installer'
   > = {},
 ): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));

@@ -3,7 +3,8 @@ import path from 'node:path';
 import Joi from 'joi';
 import { installPath } from '../core/install-paths.ts';
 
-export type Mode = 'development' | 'box';
+/** `installer`: the installation medium's daemon, which answers only the installer (daemon/src/areas/installer). */
+export type Mode = 'development' | 'box' | 'installer';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Config {
@@ -29,12 +30,14 @@ export interface Config {
    * only (tests sign with their own key); a box trusts only the keys built into the daemon.
    */
   trustedKeysFile: string | null;
+  /** The system image (a tar file) the installation medium carries; installer mode writes it to the target disk. */
+  installerImage: string;
 }
 
 export const defaultPort = 7484;
 
 const schema = Joi.object<Config, true>({
-  mode: Joi.string().valid('development', 'box').required(),
+  mode: Joi.string().valid('development', 'box', 'installer').required(),
   host: Joi.string().hostname().required(),
   port: Joi.number().integer().min(0).max(65535).required(),
   dataDir: Joi.string().min(1).required(),
@@ -45,6 +48,7 @@ const schema = Joi.object<Config, true>({
   logToConsole: Joi.boolean().required(),
   https: Joi.boolean().allow(null).required(),
   trustedKeysFile: Joi.string().min(1).allow(null).required(),
+  installerImage: Joi.string().min(1).required(),
 });
 
 /** Keys of the optional JSON config file; environment variables win over it. */
@@ -59,6 +63,7 @@ const envKeys: Record<string, keyof Config> = {
   BOX_LOG_LEVEL: 'logLevel',
   BOX_HTTPS: 'https',
   BOX_TRUSTED_KEYS: 'trustedKeysFile',
+  BOX_INSTALLER_IMAGE: 'installerImage',
 };
 
 export class ConfigError extends Error {}
@@ -81,6 +86,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     logToConsole: true,
     https: null,
     trustedKeysFile: null,
+    installerImage: '/usr/lib/cellar/system-image.tar',
   };
   const file = env.BOX_CONFIG;
   if (file) Object.assign(raw, readConfigFile(file));
@@ -98,7 +104,11 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  if (value.mode === 'box' && overrides.dataDir === undefined && !env.BOX_DATA_DIR) value.dataDir = '/var/lib/cellar';
+  if (overrides.dataDir === undefined && !env.BOX_DATA_DIR) {
+    // The medium's daemon keeps its state in memory: nothing of it belongs on the installed box.
+    if (value.mode === 'box') value.dataDir = '/var/lib/cellar';
+    if (value.mode === 'installer') value.dataDir = '/run/cellar-installer';
+  }
   value.dataDir = path.resolve(value.dataDir);
   value.https ??= value.mode === 'box';
   if (value.mode === 'box' && value.trustedKeysFile !== null) {

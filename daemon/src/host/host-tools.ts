@@ -20,6 +20,14 @@ const tools: Record<string, { feature: string; package: string }> = {
   ip: { feature: 'network settings', package: 'iproute2' },
   git: { feature: 'store catalogs', package: 'git' },
   'ssh-keygen': { feature: 'private store catalogs', package: 'openssh-client' },
+  sgdisk: { feature: 'the installer', package: 'gdisk' },
+  partx: { feature: 'the installer', package: 'util-linux' },
+  'mkfs.ext4': { feature: 'the installer', package: 'e2fsprogs' },
+  'mkfs.vfat': { feature: 'the installer', package: 'dosfstools' },
+  'grub-mkimage': { feature: 'the installer', package: 'grub-efi-amd64-bin' },
+  mmd: { feature: 'the installer', package: 'mtools' },
+  mcopy: { feature: 'the installer', package: 'mtools' },
+  ping: { feature: "the installer's network test", package: 'iputils-ping' },
 };
 
 /** The feature and package of a program; a program not listed names itself. */

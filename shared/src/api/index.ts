@@ -5,6 +5,7 @@ import { backupRoutes } from './backup.ts';
 import { fileOperationsRoutes } from './file-operations.ts';
 import { fileVersionsRoutes } from './file-versions.ts';
 import { homesRoutes } from './homes.ts';
+import { installerRoutes } from './installer.ts';
 import { filesRoutes } from './files.ts';
 import { firstRunRoutes } from './first-run.ts';
 import { groupsRoutes } from './groups.ts';
@@ -60,6 +61,7 @@ export const api = {
   proxy: proxyRoutes,
   store: storeRoutes,
   updates: updatesRoutes,
+  installer: installerRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

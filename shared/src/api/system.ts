@@ -13,7 +13,7 @@ export interface HealthResponse {
 export interface SetupInfo {
   product: string;
   version: string;
-  mode: 'development' | 'box';
+  mode: 'development' | 'box' | 'installer';
   /** System language: the sign-in page's language when the browser's is not offered. */
   language: Language;
   /** ISO 3166 country code, or null to follow each user's language. */
@@ -58,7 +58,7 @@ export const healthResponse = Joi.object<HealthResponse, true>({
 export const setupInfo = Joi.object<SetupInfo, true>({
   product: Joi.string().required(),
   version: Joi.string().required(),
-  mode: Joi.string().valid('development', 'box').required(),
+  mode: Joi.string().valid('development', 'box', 'installer').required(),
   language: languageSchema,
   region: regionCodeSchema,
   firstRun: Joi.boolean().required(),

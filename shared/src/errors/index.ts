@@ -7,6 +7,7 @@ import { fileVersionErrors } from './file-versions.ts';
 import { firstRunErrors } from './first-run.ts';
 import { homesErrors } from './homes.ts';
 import { hostErrors } from './host.ts';
+import { installerErrors } from './installer.ts';
 import { filesErrors } from './files.ts';
 import { desktopErrors } from './desktop.ts';
 import { jobErrors } from './jobs.ts';
@@ -52,6 +53,7 @@ export const errorCatalog = {
   ...proxyErrors,
   ...storeErrors,
   ...updatesErrors,
+  ...installerErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -53,7 +53,8 @@ export function memberRefusal(reasons: DiskVerdictReason[], pools: string[], mem
 
 export interface DiskGuardDeps {
   probe: DiskProbe;
-  zfs: ZfsDriver;
+  /** Only the pools' status: the installer's medium may have no ZFS and answers none. */
+  zfs: Pick<ZfsDriver, 'status'>;
   minDiskBytes: number;
 }
 

@@ -25,14 +25,13 @@ export class SystemService {
   }
 
   async setup(): Promise<SetupInfo> {
-    // The installer mode is not built yet, so the daemon never runs from an installer medium.
     return {
       product: product.name,
       version: product.version,
       mode: this.deps.mode,
       ...(await this.region()),
       firstRun: await this.deps.firstRun(),
-      installer: false,
+      installer: this.deps.mode === 'installer',
       setupCode: this.deps.setupCode(),
       boxName: await this.boxName(),
       rootCaFingerprint: await this.deps.rootCaFingerprint(),

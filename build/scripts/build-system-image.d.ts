@@ -1,0 +1,2 @@
+export const boxPackages: string[];
+export function buildSystemImage(options: { out: string; suite?: string; variant?: string; packages?: string[]; deb?: string | null }): string;
