@@ -19,6 +19,8 @@ interface Input {
   settleMs?: number;
   /** Stops one announcement after the list is complete and reports the list again. */
   goodbye?: string;
+  /** Times a bare bonjour-service browser to its first answer instead (the benchmark's baseline). */
+  bare?: boolean;
 }
 
 const input = JSON.parse(process.argv[2] ?? '{}') as Input;
@@ -28,6 +30,17 @@ for (const box of input.known) store.add(box);
 const announcer = new Bonjour();
 const services = input.announce.map((a) => announcer.publish({ ...a, host: `${a.name}.local` }));
 await new Promise((r) => setTimeout(r, input.settleMs ?? 0));
+
+if (input.bare) {
+  const started = performance.now();
+  const browser = new Bonjour();
+  const elapsedMs = await new Promise<number>((resolve) => browser.find({ type: input.announce[0]!.type }, () => resolve(performance.now() - started)));
+  browser.destroy();
+  announcer.unpublishAll(() => announcer.destroy());
+  rmSync(dir, { recursive: true, force: true });
+  console.log(JSON.stringify({ elapsedMs, boxes: [], afterGoodbye: null }));
+  process.exit(0);
+}
 
 const started = performance.now();
 const discovery = new Discovery({ browser: bonjourBrowser(), known: () => store.list() });
