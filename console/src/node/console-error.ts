@@ -3,6 +3,7 @@ import type { BridgeProblem } from '../bridge.ts';
 
 /** Codes of the console's own failures; the pages translate them (renderer i18n `error.<code>`). */
 export type ConsoleErrorCode =
+  | 'console.request.invalid'
   | 'console.address.invalid'
   | 'console.box.not_found'
   | 'console.box.unreachable'

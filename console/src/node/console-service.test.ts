@@ -81,6 +81,30 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     expect(service.verifyCertificate(listed.id, '127.0.0.1', changed)).to.deep.equal({ accept: true });
   });
 
+  it('answers console.request.invalid to whatever a page sends that is not the right shape', async () => {
+    const code = async (run: () => unknown) => {
+      try {
+        await run();
+        return 'none';
+      } catch (err) {
+        return err instanceof ConsoleError ? err.code : String(err);
+      }
+    };
+    const bad: unknown[] = [5, null, {}, ['x'], 'x'.repeat(5000)];
+    for (const value of bad) {
+      const any = value as never;
+      expect(await code(() => service.addBox(any)), `addBox ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.forgetBox(any)), `forgetBox ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.offerRoot(any)), `offerRoot ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.readBackup(any, 'pw')), `readBackup ${String(value)}`).to.equal('console.request.invalid');
+      expect(
+        await code(() => service.installer(value === null ? any : ({ boxId: value, operation: 'status' } as never))),
+        `installer ${String(value)}`,
+      ).to.equal('console.request.invalid');
+    }
+    expect(await code(() => service.offerRoot('no such box'))).to.equal('console.box.not_found');
+  });
+
   it('refuses installer calls before a claim, without asking the box', async () => {
     const listed = service.listBoxes()[0]!;
     const err = await service.installer({ boxId: listed.id, operation: 'options' }).catch((e: unknown) => e);

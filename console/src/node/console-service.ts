@@ -22,11 +22,18 @@ export class ConsoleService {
     },
   ) {}
 
+  /** IPC carries whatever a page sends: each argument is checked before it reaches a module. */
+  private static text(value: unknown, max = 2048): string {
+    if (typeof value !== 'string' || value.length > max) throw new ConsoleError('console.request.invalid');
+    return value;
+  }
+
   listBoxes(): ListedBox[] {
     return this.deps.discovery.list();
   }
 
   private listed(id: string): ListedBox {
+    ConsoleService.text(id, 512);
     const box = this.deps.discovery.list().find((b) => b.id === id);
     if (!box) throw new ConsoleError('console.box.not_found', { id });
     return box;
@@ -34,6 +41,7 @@ export class ConsoleService {
 
   /** A known box by id; an announced one is remembered first (with its install id). */
   private known(id: string): KnownBox {
+    ConsoleService.text(id, 512);
     const announcement = this.deps.discovery.announcement(id);
     if (!announcement) return this.deps.store.get(id);
     const listed = this.listed(id);
@@ -43,13 +51,13 @@ export class ConsoleService {
   }
 
   addBox(url: string): ListedBox {
-    const box = this.deps.store.add({ url });
+    const box = this.deps.store.add({ url: ConsoleService.text(url) });
     this.deps.discovery.changed();
     return this.listed(box.id);
   }
 
   forgetBox(id: string): void {
-    this.deps.store.forget(id);
+    this.deps.store.forget(ConsoleService.text(id, 512));
     this.deps.discovery.changed();
   }
 
@@ -66,6 +74,7 @@ export class ConsoleService {
 
   /** Pins the root the box offers now, only if it is still the one whose fingerprint the user compared. */
   async trustBox(id: string, fingerprint: string): Promise<ListedBox> {
+    ConsoleService.text(fingerprint, 200);
     const box = this.known(id);
     const root = await this.fetchRoot(box.url);
     if (root.sha256 !== fingerprint) throw new ConsoleError('console.root.changed_meanwhile', { fingerprint: root.sha256 });
@@ -91,11 +100,13 @@ export class ConsoleService {
     return verdict;
   }
 
-  readBackup(file: Uint8Array, password: string): Promise<BackupView> {
-    return readBackupView(file, password);
+  async readBackup(file: Uint8Array, password: string): Promise<BackupView> {
+    if (!(file instanceof Uint8Array)) throw new ConsoleError('console.request.invalid');
+    return readBackupView(file, ConsoleService.text(password));
   }
 
   installer(call: InstallerCall): Promise<unknown> {
+    if (typeof call !== 'object' || call === null) throw new ConsoleError('console.request.invalid');
     const box = this.listed(call.boxId);
     return this.installerClient.call(box.url, call);
   }
