@@ -11,7 +11,7 @@ import { Discovery } from '../../console/src/node/discovery.ts';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, serveConsolePages } from '../helpers/console-pages.ts';
+import { installTestBridge, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 
 const overflowScript = `(() => {
@@ -58,7 +58,7 @@ describe('e2e: console pages in Chromium against a real daemon (test bridge over
     const discovery = new Discovery({ browser: { start: () => () => {} }, known: () => store.list() });
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
     page = await context.newPage();
-    await installTestBridge(page, new ConsoleService({ store, discovery }));
+    await installTestBridge(page, serviceBridge(new ConsoleService({ store, discovery })));
     await page.goto(pages.url);
   });
   after(async () => {

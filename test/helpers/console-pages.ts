@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import type { BridgeProblem } from '../../console/src/bridge.ts';
 import { ConsoleError } from '../../console/src/node/console-error.ts';
 import type { ConsoleService } from '../../console/src/node/console-service.ts';
 
@@ -26,21 +27,47 @@ export async function serveConsolePages(): Promise<{ url: string; server: Server
   return { url: `http://127.0.0.1:${address.port}/`, server };
 }
 
-/**
- * Stands in for the Electron preload: `window.cellarConsole` calls the same ConsoleService the main
- * process answers IPC with, through a Playwright binding (no network, so the pages' CSP stays as shipped).
- */
-export async function installTestBridge(page: Page, service: ConsoleService): Promise<void> {
-  await page.exposeFunction('__consoleCall', async (name: string, args: unknown[]) => {
+type Answer = { ok: true; value: unknown } | { ok: false; problem: BridgeProblem };
+/** One bridge call answered the way the main process answers IPC. */
+export type BridgeCall = (name: string, args: unknown[]) => Promise<Answer>;
+
+/** Calls the ConsoleService in this process. */
+export function serviceBridge(service: ConsoleService): BridgeCall {
+  return async (name, args) => {
     try {
       const run = (service as unknown as Record<string, (...a: unknown[]) => unknown>)[name];
-      if (name === 'readBackup') args[0] = Buffer.from(args[0] as string, 'base64');
-      if (!run) throw new ConsoleError('console.box.not_found');
+      if (!run) throw new ConsoleError('console.request.invalid');
       return { ok: true, value: (await run.apply(service, args)) ?? null };
     } catch (err) {
       if (err instanceof ConsoleError) return { ok: false, problem: err.toProblem() };
       throw err;
     }
+  };
+}
+
+/** Calls a ConsoleService in another process (test/helpers/console-sidecar.ts) over its unix socket. */
+export function socketBridge(socketPath: string): BridgeCall {
+  return (name, args) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({ name, args: args.map((a) => (Buffer.isBuffer(a) ? a.toString('base64') : a)) });
+      const req = request({ socketPath, path: '/', method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve(JSON.parse(text) as Answer));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+/**
+ * Stands in for the Electron preload: `window.cellarConsole` calls the same ConsoleService the main
+ * process answers IPC with, through a Playwright binding (no network, so the pages' CSP stays as shipped).
+ */
+export async function installTestBridge(page: Page, bridge: BridgeCall): Promise<void> {
+  await page.exposeFunction('__consoleCall', (name: string, args: unknown[]) => {
+    if (name === 'readBackup') args[0] = Buffer.from(args[0] as string, 'base64');
+    return bridge(name, args);
   });
   // A string, not a function: tsx would wrap a function's inner functions in helpers the page lacks.
   await page.addInitScript(bridgeScript);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -40,6 +40,35 @@ export function runInNamespace<T>(namespace: string, script: string, input: unkn
       const last = out.trim().split('\n').pop() ?? '';
       if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err || out}`));
       resolve(JSON.parse(last) as T);
+    });
+  });
+}
+
+/**
+ * Starts a long-running TypeScript script inside the namespace and answers the JSON of its first
+ * line with the process; closing its stdin asks it to stop (`stop` waits for that).
+ */
+export function startInNamespace<T>(namespace: string, script: string, input: unknown): Promise<{ ready: T; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn('ip', ['netns', 'exec', namespace, process.execPath, '--import', 'tsx', path.join(repo, script), JSON.stringify(input)], {
+    cwd: repo,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.on('exit', () => (clearTimeout(timer), resolve()));
+      child.stdin?.end();
+    });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => reject(new Error(`${script} exited ${code} before it was ready: ${err || out}`)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ ready: JSON.parse(line) as T, child, stop });
     });
   });
 }

@@ -2,7 +2,7 @@ import type { BackupView, InstallerCall, ListedBox, RootOffer } from '../bridge.
 import { readBackupView } from './backup-reader.ts';
 import type { BoxStore, KnownBox } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
-import type { Discovery } from './discovery.ts';
+import { sameBox, urlOf, type Discovery } from './discovery.ts';
 import { InstallerClient } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
 import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
@@ -39,13 +39,18 @@ export class ConsoleService {
     return box;
   }
 
-  /** A known box by id; an announced one is remembered first (with its install id). */
+  /**
+   * A known box by id; an announced one is remembered first (with its install id). The page may
+   * still hold the announced id after that, so the box it became is found again by the same rule
+   * that merges them in the list.
+   */
   private known(id: string): KnownBox {
     ConsoleService.text(id, 512);
     const announcement = this.deps.discovery.announcement(id);
     if (!announcement) return this.deps.store.get(id);
-    const listed = this.listed(id);
-    const box = this.deps.store.add({ url: listed.url, name: announcement.name, installId: announcement.installId });
+    const remembered = this.deps.store.list().find((b) => sameBox(announcement, b));
+    if (remembered) return this.deps.store.get(remembered.id);
+    const box = this.deps.store.add({ url: urlOf(announcement), name: announcement.name, installId: announcement.installId });
     this.deps.discovery.changed();
     return box;
   }

@@ -25,14 +25,14 @@ const hostOf = (url: string) => new URL(url).hostname.replace(/^\[|\]$/g, '').to
 const portOf = (url: string) => Number(new URL(url).port || (url.startsWith('https:') ? 443 : 80));
 
 /** Prefers an IPv4 address: a `.local` name needs an mDNS resolver the console's computer may lack. */
-function urlOf(a: Announcement): string {
+export function urlOf(a: Announcement): string {
   const address = a.addresses.find((x) => !x.includes(':')) ?? a.addresses[0];
   const host = address ? (address.includes(':') ? `[${address}]` : address) : a.host;
   return `${a.scheme}://${host}:${a.port}`;
 }
 
 /** Whether an announcement and a box the user knows are the same box: same install id, or same address and port. */
-function sameBox(a: Announcement, box: KnownBox): boolean {
+export function sameBox(a: Announcement, box: KnownBox): boolean {
   if (a.installId && box.installId) return a.installId === box.installId;
   const host = hostOf(box.url);
   return portOf(box.url) === a.port && (host === a.host || a.addresses.includes(host));
