@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 import svelteConfig from './web/svelte.config.js';
 
 export default defineConfig(
-  { ignores: ['**/node_modules/', 'daemon/public/', 'daemon/dist/', 'var/', 'test/artifacts/', 'web/dist/', 'dist/', 'coverage/'] },
+  { ignores: ['**/node_modules/', 'daemon/public/', 'daemon/dist/', 'var/', 'test/artifacts/', 'web/dist/', 'console/dist/', 'dist/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,
@@ -28,8 +28,8 @@ export default defineConfig(
     },
   },
   {
-    // Code that runs in the browser: the web desktop, the API docs page script and the example apps' frontends.
-    files: ['web/**/*.{js,ts,svelte}', 'daemon/src/http/openapi/assets/**/*.js', 'examples/*/frontend/**/*.js'],
+    // Code that runs in the browser: the web desktop, the console's pages, the API docs page script and the example apps' frontends.
+    files: ['web/**/*.{js,ts,svelte}', 'console/src/renderer/**/*.{ts,svelte}', 'daemon/src/http/openapi/assets/**/*.js', 'examples/*/frontend/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -1,5 +1,6 @@
 import { appsBench } from './apps.bench.ts';
 import { backupBench } from './backup.bench.ts';
+import { consoleBench } from './console.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { hostTreeBench } from './host-tree.bench.ts';
@@ -26,6 +27,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'tls', run: tlsBench },
   { name: 'system', run: systemBench },
   { name: 'backup', run: backupBench },
+  { name: 'console', run: consoleBench },
 ];
 
 const only = process.argv.slice(2);

@@ -1,0 +1,72 @@
+/**
+ * What the console's pages may ask of the main process: the preload exposes exactly this as
+ * `window.cellarConsole`, the browser tests a loopback stand-in over the same Node modules.
+ * Runs in the renderer too: no node:, DOM or electron imports here.
+ */
+
+export interface ListedBox {
+  /** A known box's own id; `mdns:<key>` for an announced box the user has not added yet. */
+  id: string;
+  name: string;
+  url: string;
+  /** `unknown`: a known box that is not announced right now. */
+  mode: 'installed' | 'installer' | 'unknown';
+  version: string | null;
+  announced: boolean;
+  known: boolean;
+  /** SHA-256 fingerprint of the pinned root, or null before trust. */
+  pinned: string | null;
+  /** Set when the box presented a root other than the pinned one: never accepted silently. */
+  warning: { kind: 'rootChanged'; fingerprint: string; at: string } | null;
+}
+
+/** The root the box offers, to compare with the fingerprint its own page or screen shows. */
+export interface RootOffer {
+  fingerprint: string;
+  subject: string;
+  validTo: string;
+  /** The fingerprint pinned for this box before, when it differs: the page warns. */
+  pinnedBefore: string | null;
+}
+
+/** One table of a backup's part, without secrets (hashes, keys, tokens never leave the main process). */
+export interface BackupTable {
+  name: string;
+  columns: string[];
+  rows: (string | number | boolean | null)[][];
+}
+
+export interface BackupView {
+  createdAt: string;
+  box: { name: string; version: string };
+  parts: { name: string; counts: Record<string, number>; tables: BackupTable[] }[];
+}
+
+/** A failure the pages show: the code is one of the console's or the backup format's, never a message to match. */
+export interface BridgeProblem {
+  code: string;
+  params?: Record<string, unknown>;
+}
+
+export interface InstallerCall {
+  boxId: string;
+  /** Only the installer's own operations (spec 4.13). */
+  operation: 'status' | 'claim' | 'options' | 'networkTest' | 'startNetworkTest' | 'install' | 'reboot';
+  body?: unknown;
+}
+
+export interface ConsoleBridge {
+  listBoxes(): Promise<ListedBox[]>;
+  /** Calls back with the whole list on every change; answers a function that stops it. */
+  watchBoxes(listener: (boxes: ListedBox[]) => void): () => void;
+  addBox(url: string): Promise<ListedBox>;
+  forgetBox(id: string): Promise<void>;
+  offerRoot(id: string): Promise<RootOffer>;
+  /** Pins the root the box offers now, if its fingerprint is still the one the user compared. */
+  trustBox(id: string, fingerprint: string): Promise<ListedBox>;
+  /** Opens the box's own web desktop in a window of its own session. */
+  openBox(id: string): Promise<void>;
+  readBackup(file: Uint8Array, password: string): Promise<BackupView>;
+  /** An installer operation with the claim secret the main process keeps. */
+  installer(call: InstallerCall): Promise<unknown>;
+}

@@ -1,0 +1,118 @@
+import type { BackupView, InstallerCall, ListedBox, RootOffer } from '../bridge.ts';
+import { readBackupView } from './backup-reader.ts';
+import type { BoxStore, KnownBox } from './box-store.ts';
+import { ConsoleError } from './console-error.ts';
+import { sameBox, urlOf, type Discovery } from './discovery.ts';
+import { InstallerClient } from './installer-client.ts';
+import { checkPinned, type PinVerdict } from './pin-check.ts';
+import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
+
+/**
+ * What the console's pages ask for, over the Node modules: the Electron main process answers its
+ * IPC with it, the browser tests' loopback bridge the same. Nothing here imports electron.
+ */
+export class ConsoleService {
+  private readonly installerClient = new InstallerClient();
+
+  constructor(
+    private readonly deps: {
+      store: BoxStore;
+      discovery: Discovery;
+      fetchRoot?: (url: string) => Promise<FetchedRoot>;
+    },
+  ) {}
+
+  /** IPC carries whatever a page sends: each argument is checked before it reaches a module. */
+  private static text(value: unknown, max = 2048): string {
+    if (typeof value !== 'string' || value.length > max) throw new ConsoleError('console.request.invalid');
+    return value;
+  }
+
+  listBoxes(): ListedBox[] {
+    return this.deps.discovery.list();
+  }
+
+  private listed(id: string): ListedBox {
+    ConsoleService.text(id, 512);
+    const box = this.deps.discovery.list().find((b) => b.id === id);
+    if (!box) throw new ConsoleError('console.box.not_found', { id });
+    return box;
+  }
+
+  /**
+   * A known box by id; an announced one is remembered first (with its install id). The page may
+   * still hold the announced id after that, so the box it became is found again by the same rule
+   * that merges them in the list.
+   */
+  private known(id: string): KnownBox {
+    ConsoleService.text(id, 512);
+    const announcement = this.deps.discovery.announcement(id);
+    if (!announcement) return this.deps.store.get(id);
+    const remembered = this.deps.store.list().find((b) => sameBox(announcement, b));
+    if (remembered) return this.deps.store.get(remembered.id);
+    const box = this.deps.store.add({ url: urlOf(announcement), name: announcement.name, installId: announcement.installId });
+    this.deps.discovery.changed();
+    return box;
+  }
+
+  addBox(url: string): ListedBox {
+    const box = this.deps.store.add({ url: ConsoleService.text(url) });
+    this.deps.discovery.changed();
+    return this.listed(box.id);
+  }
+
+  forgetBox(id: string): void {
+    this.deps.store.forget(ConsoleService.text(id, 512));
+    this.deps.discovery.changed();
+  }
+
+  private fetchRoot(url: string): Promise<FetchedRoot> {
+    return (this.deps.fetchRoot ?? fetchRoot)(url);
+  }
+
+  async offerRoot(id: string): Promise<RootOffer> {
+    const box = this.known(id);
+    const root = await this.fetchRoot(box.url);
+    const pinnedBefore = box.pin && box.pin.sha256 !== root.sha256 ? box.pin.sha256 : null;
+    return { fingerprint: root.sha256, subject: root.subject, validTo: root.validTo, pinnedBefore };
+  }
+
+  /** Pins the root the box offers now, only if it is still the one whose fingerprint the user compared. */
+  async trustBox(id: string, fingerprint: string): Promise<ListedBox> {
+    ConsoleService.text(fingerprint, 200);
+    const box = this.known(id);
+    const root = await this.fetchRoot(box.url);
+    if (root.sha256 !== fingerprint) throw new ConsoleError('console.root.changed_meanwhile', { fingerprint: root.sha256 });
+    this.deps.store.pin(box.id, { pem: root.pem, sha256: root.sha256 });
+    this.deps.discovery.changed();
+    return this.listed(box.id);
+  }
+
+  /** The box a window opens on, with the names its certificate must cover. */
+  boxForWindow(id: string): { box: KnownBox; names: string[] } {
+    const box = this.known(id);
+    return { box, names: [new URL(box.url).hostname.replace(/^\[|\]$/g, '')] };
+  }
+
+  /** The certificate check of a box's session; a refused other root becomes the box's warning. */
+  verifyCertificate(id: string, hostname: string, chain: string[], now = new Date()): PinVerdict {
+    const { box, names } = this.boxForWindow(id);
+    const verdict = checkPinned({ hostname, chain, pinnedRootPem: box.pin?.pem ?? null, boxNames: names, now });
+    if (!verdict.accept && verdict.reason === 'otherRoot') {
+      this.deps.store.warn(box.id, verdict.presentedRoot ?? 'unknown');
+      this.deps.discovery.changed();
+    }
+    return verdict;
+  }
+
+  async readBackup(file: Uint8Array, password: string): Promise<BackupView> {
+    if (!(file instanceof Uint8Array)) throw new ConsoleError('console.request.invalid');
+    return readBackupView(file, ConsoleService.text(password));
+  }
+
+  installer(call: InstallerCall): Promise<unknown> {
+    if (typeof call !== 'object' || call === null) throw new ConsoleError('console.request.invalid');
+    const box = this.listed(call.boxId);
+    return this.installerClient.call(box.url, call);
+  }
+}

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
+import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
+import { installTestBridge, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
+import { makeMdnsNamespace, startInNamespace } from '../helpers/mdns-namespace.ts';
+
+const overflowScript = `(() => {
+  const width = window.innerWidth;
+  const out = [];
+  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label, code')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > width + 0.5) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
+  }
+  return out;
+})()`;
+
+/**
+ * The box list fed by real mDNS: a real daemon announced in a network namespace of the test's own,
+ * found by the console's discovery there; the pages in Chromium reach that ConsoleService over a
+ * unix socket. Needs root (the namespace).
+ */
+describe('e2e: console box list with a real daemon announced over mDNS', function () {
+  this.timeout(120_000);
+  let ns: ReturnType<typeof makeMdnsNamespace>;
+  let sidecar: Awaited<ReturnType<typeof startInNamespace<{ daemonUrl: string; rootFingerprint: string }>>>;
+  let pages: { url: string; server: Server };
+  let browser: Browser;
+  let page: Page;
+  let dir: string;
+
+  before(async () => {
+    assertChromium();
+    pages = await serveConsolePages();
+    ns = makeMdnsNamespace();
+    dir = mkdtempSync(path.join(tmpdir(), 'cellar-console-mdns-'));
+    const socketPath = path.join(dir, 'bridge.sock');
+    sidecar = await startInNamespace(ns.name, 'test/helpers/console-sidecar.ts', { socketPath });
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' })).newPage();
+    await installTestBridge(page, socketBridge(socketPath));
+    await page.goto(pages.url);
+  });
+  after(async () => {
+    await browser?.close();
+    await sidecar?.stop();
+    ns?.remove();
+    pages?.server.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the announced installed box and the box waiting for installation, and trusts the installed one', async () => {
+    const attic = page.locator('li[data-box="attic"]');
+    const newbox = page.locator('li[data-box="newbox"]');
+    await expectText(attic.locator('.mode'), en['boxes.mode.installed']);
+    await expectText(newbox.locator('.mode'), en['boxes.mode.installer']);
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-mdns-list-390') });
+    await attic.getByRole('button', { name: en['boxes.trust'] }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog.getByTestId('received-fingerprint'), sidecar.ready.rootFingerprint);
+    await dialog.getByLabel(en['trust.box']).fill(sidecar.ready.rootFingerprint);
+    await dialog.getByLabel(en['trust.box']).press('Enter');
+    // Remembered with its install id: still one entry, now known and trusted.
+    await expectText(attic.locator('.trust-state'), en['boxes.trusted']);
+    expect(await page.locator('li[data-box="attic"]').count()).to.equal(1);
+    expect(await attic.getByRole('button', { name: en['boxes.forget'] }).count()).to.equal(1);
+  });
+
+  it('opens the installer wizard by keyboard and shows the box refusal of a claim (a box not in installer mode)', async () => {
+    const install = page.locator('li[data-box="newbox"]').getByRole('button', { name: en['boxes.install'] });
+    await install.focus();
+    await page.keyboard.press('Enter');
+    await expectText(page.getByRole('heading', { level: 2 }), en['wizard.title'].replace('{name}', 'newbox'));
+    await page.getByRole('button', { name: en['wizard.claim.submit'] }).press('Enter');
+    await expectText(page.getByRole('alert').first(), en['error.console.installer.refused'].replace('{code}', 'request.route.not_found'));
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-wizard-390') });
+  });
+});
