@@ -33,13 +33,8 @@ export interface TestDaemon {
 /** A real daemon in this process on a free loopback port with a fresh data directory and SQLite file. */
 export async function startTestDaemon(
   config: Partial<Config> = {},
-  options: Pick<
-    DaemonOptions,
-    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'proxy'
-    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'store'
-    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'updates'
-    'clock' | 'logs' | 'storage' | 'files' | 'apps' | 'firstRunSetup' | 'fileServices' | 'system' | 'restart' | 'backup' | 'installer'
-  > = {},
+  // Every seam of the daemon but its configuration, which `config` above sets.
+  options: Omit<DaemonOptions, 'config' | 'env'> = {},
 ): Promise<TestDaemon> {
   const dataDir = config.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-test-'));
   const daemon = await createDaemon({
