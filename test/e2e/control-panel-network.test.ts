@@ -83,4 +83,21 @@ describe('e2e: a network change in the Control Panel, checked, counted down and 
     expect(ns.addresses()).to.deep.equal(['10.88.0.2/24']);
     await context.close();
   });
+
+  it('signs in at the new address with the follow token and confirms from there', async () => {
+    const admin = await box.signIn();
+    const pending = await admin.api.systemNetwork.setNetwork({
+      body: { ...(await admin.api.systemNetwork.network()).configured, hostName: 'cellar-followed' },
+    });
+    // A browser without the old address's cookie, as at a new address: the page opened by the old one.
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${box.url}/#network-follow=${encodeURIComponent(pending.followToken!)}&change=${pending.changeId}`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(new URL(page.url()).hash).to.equal('');
+    const state = await admin.api.systemNetwork.network();
+    expect(state.pending).to.equal(null);
+    expect(state.configured.hostName).to.equal('cellar-followed');
+    await context.close();
+  });
 });

@@ -29,11 +29,11 @@ export async function followNetworkChange(): Promise<void> {
   }
 }
 
-/** Whether an address answers: a cross-origin probe without CORS, so only reachability counts. */
-export async function answers(url: string, timeoutMs = 2000): Promise<boolean> {
+/** Whether this page's own address still answers (the page's policy allows requests to its own origin only). */
+export async function stillHere(timeoutMs = 2000): Promise<boolean> {
   try {
-    await fetch(`${url}api/health`, { mode: 'no-cors', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
-    return true;
+    const res = await fetch('/api/health', { cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
+    return res.ok;
   } catch {
     return false;
   }
