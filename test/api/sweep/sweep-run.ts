@@ -36,8 +36,9 @@ export async function send(
   if (caller.cookie) headers.Cookie = caller.cookie;
   if (caller.csrf && init.csrf !== false && method !== 'GET') headers['X-CSRF-Token'] = caller.csrf;
   if (init.body !== undefined) headers['Content-Type'] = init.contentType ?? 'application/json';
-  // An answer that never comes is a finding, not a test that hangs.
-  return fetch(base + path, { method, headers, body: init.body, signal: AbortSignal.timeout(10_000) });
+  // An answer that never comes is a finding, not a test that hangs. The bound leaves room for the
+  // slowest honest answer: a new TLS authority generates RSA keys (seconds on a loaded machine).
+  return fetch(base + path, { method, headers, body: init.body, signal: AbortSignal.timeout(30_000) });
 }
 
 /** Codes any route may answer for a request that does not reach it (an encoded slash makes another path). */
