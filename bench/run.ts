@@ -3,6 +3,7 @@ import { backupBench } from './backup.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { hostTreeBench } from './host-tree.bench.ts';
+import { installerBench } from './installer.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
@@ -26,6 +27,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'tls', run: tlsBench },
   { name: 'system', run: systemBench },
   { name: 'backup', run: backupBench },
+  { name: 'installer', run: installerBench },
 ];
 
 const only = process.argv.slice(2);
