@@ -4,6 +4,7 @@ import { consoleBench } from './console.bench.ts';
 import { desktopBench } from './desktop.bench.ts';
 import { filesBench } from './files.bench.ts';
 import { hostTreeBench } from './host-tree.bench.ts';
+import { installerBench } from './installer.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
@@ -28,6 +29,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'system', run: systemBench },
   { name: 'backup', run: backupBench },
   { name: 'console', run: consoleBench },
+  { name: 'installer', run: installerBench },
 ];
 
 const only = process.argv.slice(2);

@@ -12,7 +12,7 @@ import { product } from '../../core/product.ts';
 import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { DiskProbe } from '../../host/disks/disk-probe.ts';
-import { MdnsAnnouncer, type MdnsOptions } from '../../host/installer/mdns-announcer.ts';
+import { MdnsAnnouncer } from '../../host/installer/mdns-announcer.ts';
 import { NetworkTester } from '../../host/installer/network-test.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { DiskGuard } from '../storage/disk-guard.ts';
@@ -32,8 +32,8 @@ export interface InstallerAreaOptions {
   includeLoopDevices?: boolean;
   /** Smallest system disk (default 8 GiB). */
   minDiskBytes?: number;
-  /** mDNS announcement; default on every interface on a box and the medium, none in development mode. */
-  mdns?: MdnsOptions | false;
+  /** mDNS announcement on every interface; default on a box and the medium, off in development mode (tests announce only inside a network namespace). */
+  mdns?: boolean;
   claimLifetimeMs?: number;
   registryUrl?: string;
 }
@@ -88,8 +88,7 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
         reboot: async () => void (await new CommandRunner(logger, o.reboot ?? medium).run(['systemctl', 'reboot'])),
       })
     : null;
-  const mdnsOptions = o.mdns ?? (config.mode === 'development' ? false : {});
-  const announcer = mdnsOptions ? new MdnsAnnouncer(mdnsOptions, logger) : null;
+  const announcer = (o.mdns ?? config.mode !== 'development') ? new MdnsAnnouncer(logger) : null;
 
   const announce = async (server: Server) => {
     const port = (server.address() as AddressInfo).port;

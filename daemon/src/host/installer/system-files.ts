@@ -17,6 +17,8 @@ export interface SystemFilesInput {
 export function hostNameOf(boxName: string): string {
   const name = boxName
     .normalize('NFKD')
+    // Accents go, their letters stay: Müller becomes muller.
+    .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

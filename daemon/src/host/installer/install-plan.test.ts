@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { installSteps, partitionPath, planOf, targetLayout } from './install-plan.ts';
+
+describe('install plan', () => {
+  it('names partitions as the kernel does', () => {
+    expect(partitionPath('/dev/sda', 3)).to.equal('/dev/sda3');
+    expect(partitionPath('/dev/nvme0n1', 2)).to.equal('/dev/nvme0n1p2');
+    expect(partitionPath('/dev/loop4', 1)).to.equal('/dev/loop4p1');
+  });
+
+  it('lists the exact commands of an ext4 system in order, ending with nothing mounted', () => {
+    const layout = targetLayout('/dev/sdb', '/run/cellar-installer/target');
+    const plan = planOf(layout, 'ext4', installSteps(layout, 'ext4', '/usr/lib/cellar/system-image.tar'));
+    const programs = plan.commands.map((argv) => argv[0]);
+    expect(programs).to.deep.equal(['wipefs', 'sgdisk', 'sgdisk', 'partx', 'mkfs.vfat', 'mkfs.ext4', 'mount', 'tar', 'grub-mkimage', 'mmd', 'mcopy', 'umount']);
+    expect(plan.commands).to.deep.include(['mkfs.ext4', '-F', '-q', '-L', 'cellar-system', '/dev/sdb3']);
+    expect(plan.commands.at(-1)).to.deep.equal(['umount', '/run/cellar-installer/target']);
+    expect(plan.files).to.include('/var/lib/cellar/install-id');
+  });
+
+  it('makes a ZFS system pool below the target and exports it at the end', () => {
+    const layout = targetLayout('/dev/sdb', '/t');
+    const plan = planOf(layout, 'zfs', installSteps(layout, 'zfs', '/image.tar'));
+    expect(plan.commands).to.deep.include(['zpool', 'create', '-f', '-R', '/t', '-O', 'mountpoint=/', '-O', 'compression=lz4', 'cellar-system', '/dev/sdb3']);
+    expect(plan.commands.some((argv) => argv[0] === 'mkfs.ext4' || argv[0] === 'mount')).to.equal(false);
+    expect(plan.commands.at(-1)).to.deep.equal(['zpool', 'export', 'cellar-system']);
+  });
+});
