@@ -22,7 +22,7 @@ const windows = new Map<string, BrowserWindow>();
 export async function openBoxWindow(service: ConsoleService, id: string): Promise<void> {
   const open = windows.get(id);
   if (open && !open.isDestroyed()) return open.focus();
-  const { box } = service.boxForWindow(id);
+  const box = service.boxForWindow(id);
   const partition = session.fromPartition(`persist:box-${box.id}`);
   partition.setCertificateVerifyProc((request, callback) => {
     const verdict = service.verifyCertificate(id, request.hostname, chainOf(request.certificate));

@@ -6,6 +6,7 @@ export type ConsoleErrorCode =
   | 'console.request.invalid'
   | 'console.address.invalid'
   | 'console.box.not_found'
+  | 'console.box.untrusted'
   | 'console.box.unreachable'
   | 'console.root.invalid'
   | 'console.root.changed_meanwhile'

@@ -57,6 +57,9 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     expect(offer.fingerprint).to.equal(new X509Certificate(rootPem).fingerprint256);
     expect(offer.pinnedBefore).to.equal(null);
     expect(service.verifyCertificate(listed.id, '127.0.0.1', await presentedChain(port))).to.deep.equal({ accept: false, reason: 'notPinned' });
+    expect(() => service.boxForWindow(listed.id))
+      .to.throw(ConsoleError)
+      .with.property('code', 'console.box.untrusted');
     expect((await service.trustBox(listed.id, offer.fingerprint)).pinned).to.equal(offer.fingerprint);
     const chain = await presentedChain(port);
     expect(service.verifyCertificate(listed.id, '127.0.0.1', chain)).to.deep.equal({ accept: true });
@@ -71,6 +74,9 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     expect(service.verifyCertificate(listed.id, '127.0.0.1', changed)).to.include({ accept: false, reason: 'otherRoot' });
     const warned = service.listBoxes().find((b) => b.id === listed.id)!;
     expect(warned.warning).to.include({ kind: 'rootChanged' });
+    expect(() => service.boxForWindow(listed.id))
+      .to.throw(ConsoleError)
+      .with.property('code', 'console.box.untrusted');
     const again = await service.offerRoot(listed.id);
     expect(again.pinnedBefore).to.equal(offer.fingerprint);
     expect(again.fingerprint).not.to.equal(offer.fingerprint);
@@ -79,6 +85,7 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     expect(stale).to.be.instanceOf(ConsoleError).with.property('code', 'console.root.changed_meanwhile');
     expect((await service.trustBox(listed.id, again.fingerprint)).warning).to.equal(null);
     expect(service.verifyCertificate(listed.id, '127.0.0.1', changed)).to.deep.equal({ accept: true });
+    expect(service.boxForWindow(listed.id).pin?.sha256).to.equal(again.fingerprint);
   });
 
   it('answers console.request.invalid to whatever a page sends that is not the right shape', async () => {

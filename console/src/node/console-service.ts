@@ -88,15 +88,25 @@ export class ConsoleService {
     return this.listed(box.id);
   }
 
-  /** The box a window opens on, with the names its certificate must cover. */
-  boxForWindow(id: string): { box: KnownBox; names: string[] } {
+  private namesOf(box: KnownBox): string[] {
+    return [new URL(box.url).hostname.replace(/^\[|\]$/g, '')];
+  }
+
+  /**
+   * The box a window opens on. An HTTPS box opens only once trusted and without a pending
+   * warning: its window would refuse every connection anyway. A plain HTTP box (a development
+   * daemon the user added by an http:// address) has nothing to pin.
+   */
+  boxForWindow(id: string): KnownBox {
     const box = this.known(id);
-    return { box, names: [new URL(box.url).hostname.replace(/^\[|\]$/g, '')] };
+    if (box.url.startsWith('https:') && (!box.pin || box.warning)) throw new ConsoleError('console.box.untrusted', { id: box.id });
+    return box;
   }
 
   /** The certificate check of a box's session; a refused other root becomes the box's warning. */
   verifyCertificate(id: string, hostname: string, chain: string[], now = new Date()): PinVerdict {
-    const { box, names } = this.boxForWindow(id);
+    const box = this.known(id);
+    const names = this.namesOf(box);
     const verdict = checkPinned({ hostname, chain, pinnedRootPem: box.pin?.pem ?? null, boxNames: names, now });
     if (!verdict.accept && verdict.reason === 'otherRoot') {
       this.deps.store.warn(box.id, verdict.presentedRoot ?? 'unknown');

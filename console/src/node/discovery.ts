@@ -31,9 +31,14 @@ export function urlOf(a: Announcement): string {
   return `${a.scheme}://${host}:${a.port}`;
 }
 
-/** Whether an announcement and a box the user knows are the same box: same install id, or same address and port. */
+/**
+ * Whether an announcement and a box the user knows are the same box. A box known with an install
+ * id is that installation only: the same address announcing another id (a reinstalled box, or the
+ * installation medium on the same machine) is another box. A box known by address alone matches
+ * what announces itself at that address and port.
+ */
 export function sameBox(a: Announcement, box: KnownBox): boolean {
-  if (a.installId && box.installId) return a.installId === box.installId;
+  if (box.installId) return a.installId === box.installId;
   const host = hostOf(box.url);
   return portOf(box.url) === a.port && (host === a.host || a.addresses.includes(host));
 }

@@ -14,11 +14,12 @@ const operations: Record<InstallerCall['operation'], { method: 'GET' | 'POST'; p
 };
 
 /**
- * Where the claim answer carries its secret and how later calls present it. Written against the
- * spec before the daemon side existed: align with shared/src/api/installer.ts when both meet.
+ * Where the claim answer carries its secret and the header later calls present it in, as the
+ * installer branch defines them (shared/src/api/installer.ts there: `claimSecret`, `X-Installer-Claim`);
+ * import them from there once both branches meet.
  */
 export const claimSecretField = 'claimSecret';
-const claimHeader = (secret: string) => ({ Authorization: `Bearer ${secret}` });
+const claimHeader = (secret: string) => ({ 'X-Installer-Claim': secret });
 
 /**
  * Talks to a box in installer mode for the wizard. The claim secret stays in the main process:
