@@ -235,7 +235,9 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
   });
 
   it('a stuck server (accepts, never answers) times out without delaying another catalog', async () => {
-    const stuckInfo = await admin.api.store.addCatalog({ body: { url: `${stuck.url}/stuck.git` } });
+    const stuckInfo = await admin.api.store.addCatalog({ body: { url: `${stuck.url}/stuck/.git` } });
+    // Without a name the catalog is named after its repository.
+    expect(stuckInfo.name).to.equal('stuck');
     const stuckJob = (await admin.api.jobs.list()).find((j) => j.kind === 'store.sync')!;
     const project = await sync((await projectKey()).key);
     expect(project.state).to.equal('succeeded');
