@@ -6,6 +6,7 @@ import { hostTreeBench } from './host-tree.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
+import { storeBench } from './store.bench.ts';
 import { systemBench } from './system.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
 import { tlsBench } from './tls.bench.ts';
@@ -26,6 +27,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'tls', run: tlsBench },
   { name: 'system', run: systemBench },
   { name: 'backup', run: backupBench },
+  { name: 'store', run: storeBench },
 ];
 
 const only = process.argv.slice(2);
