@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appendFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -220,6 +220,18 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
     await admin.api.store.removeCatalog({ params: { key: info.key } });
     expect((await admin.api.store.state()).catalogs.map((c) => c.key)).not.to.include(info.key);
     await expectProblem(admin.api.store.apps({ query: { catalog: custom.id } }), 'store.catalog.not_found', 404);
+  });
+
+  it('an SSH catalog gets a deploy key of its own (0600) shown with it; a failed fetch is shown with the catalog', async () => {
+    const info = await admin.api.store.addCatalog({ body: { url: 'git@127.0.0.1:owner/private.git' } });
+    expect(info.deployKey).to.match(/^ssh-ed25519 [A-Za-z0-9+/=]+ cellar-store-\d+$/);
+    const keyFile = path.join(box.dataDir, 'store', 'catalogs', String(info.key), 'ssh', 'deploy_key');
+    expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+    const job = (await admin.api.jobs.list()).find((j) => j.kind === 'store.sync')!;
+    expect((await ended(admin, job.id)).error?.code).to.equal('store.fetch.failed');
+    const shown = (await admin.api.store.state()).catalogs.find((c) => c.key === info.key)!;
+    expect(shown).to.include({ state: 'failed', deployKey: info.deployKey, verified: false });
+    await admin.api.store.removeCatalog({ params: { key: info.key } });
   });
 
   it('switching a catalog off hides its apps; switching it on fetches it at once; the read token is kept but never shown', async () => {
