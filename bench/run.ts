@@ -8,6 +8,7 @@ import { installerBench } from './installer.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { storageBench } from './storage.bench.ts';
+import { storeBench } from './store.bench.ts';
 import { systemBench } from './system.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
 import { tlsBench } from './tls.bench.ts';
@@ -30,6 +31,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'backup', run: backupBench },
   { name: 'console', run: consoleBench },
   { name: 'installer', run: installerBench },
+  { name: 'store', run: storeBench },
 ];
 
 const only = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { appendFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -222,6 +222,18 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
     await expectProblem(admin.api.store.apps({ query: { catalog: custom.id } }), 'store.catalog.not_found', 404);
   });
 
+  it('an SSH catalog gets a deploy key of its own (0600) shown with it; a failed fetch is shown with the catalog', async () => {
+    const info = await admin.api.store.addCatalog({ body: { url: 'git@127.0.0.1:owner/private.git' } });
+    expect(info.deployKey).to.match(/^ssh-ed25519 [A-Za-z0-9+/=]+ cellar-store-\d+$/);
+    const keyFile = path.join(box.dataDir, 'store', 'catalogs', String(info.key), 'ssh', 'deploy_key');
+    expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+    const job = (await admin.api.jobs.list()).find((j) => j.kind === 'store.sync')!;
+    expect((await ended(admin, job.id)).error?.code).to.equal('store.fetch.failed');
+    const shown = (await admin.api.store.state()).catalogs.find((c) => c.key === info.key)!;
+    expect(shown).to.include({ state: 'failed', deployKey: info.deployKey, verified: false });
+    await admin.api.store.removeCatalog({ params: { key: info.key } });
+  });
+
   it('switching a catalog off hides its apps; switching it on fetches it at once; the read token is kept but never shown', async () => {
     const project = await projectKey();
     const off = await admin.api.store.updateCatalog({ params: { key: project.key }, body: { enabled: false, readToken: 'reader:s3cret' } });
@@ -235,7 +247,9 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
   });
 
   it('a stuck server (accepts, never answers) times out without delaying another catalog', async () => {
-    const stuckInfo = await admin.api.store.addCatalog({ body: { url: `${stuck.url}/stuck.git` } });
+    const stuckInfo = await admin.api.store.addCatalog({ body: { url: `${stuck.url}/stuck/.git` } });
+    // Without a name the catalog is named after its repository.
+    expect(stuckInfo.name).to.equal('stuck');
     const stuckJob = (await admin.api.jobs.list()).find((j) => j.kind === 'store.sync')!;
     const project = await sync((await projectKey()).key);
     expect(project.state).to.equal('succeeded');

@@ -192,13 +192,13 @@ export class StoreService {
     const { catalogs } = this.deps.models;
     if (request.url.startsWith('http://') && !this.deps.allowHttp) throw new ProblemError('store.catalog.url_refused', { url: request.url });
     if (await catalogs.findOne({ where: { url: request.url } })) throw new ProblemError('store.catalog.exists', { url: request.url });
-    const name =
-      request.name ??
-      request.url
-        .replace(/\.git$/, '')
-        .split(/[/:]/)
-        .pop() ??
-      request.url;
+    // Named after the repository when no name is given: the last part of its path that is not empty or `.git`.
+    const fromUrl = request.url
+      .split(/[/:]/)
+      .map((part) => part.replace(/\.git$/, ''))
+      .filter((part) => part !== '')
+      .pop();
+    const name = request.name ?? fromUrl ?? request.url;
     const row = await catalogs.create({ catalogId: `new-${Date.now()}`, name, url: request.url, builtIn: false, enabled: true, state: 'new' });
     await row.update({ catalogId: `custom-${row.key}` });
     // Private catalogs: the box's own deploy key, whose public half the administrator adds to the repository.
