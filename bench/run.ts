@@ -5,6 +5,7 @@ import { filesBench } from './files.bench.ts';
 import { hostTreeBench } from './host-tree.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
+import { proxyBench } from './proxy.bench.ts';
 import { storageBench } from './storage.bench.ts';
 import { systemBench } from './system.bench.ts';
 import { thumbnailsBench } from './thumbnails.bench.ts';
@@ -24,6 +25,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'host-tree', run: hostTreeBench },
   { name: 'apps', run: appsBench },
   { name: 'tls', run: tlsBench },
+  { name: 'proxy', run: proxyBench },
   { name: 'system', run: systemBench },
   { name: 'backup', run: backupBench },
 ];
