@@ -7,6 +7,7 @@ import { hostTreeBench } from './host-tree.bench.ts';
 import { installerBench } from './installer.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
+import { proxyBench } from './proxy.bench.ts';
 import { storageBench } from './storage.bench.ts';
 import { storeBench } from './store.bench.ts';
 import { systemBench } from './system.bench.ts';
@@ -27,6 +28,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'host-tree', run: hostTreeBench },
   { name: 'apps', run: appsBench },
   { name: 'tls', run: tlsBench },
+  { name: 'proxy', run: proxyBench },
   { name: 'system', run: systemBench },
   { name: 'backup', run: backupBench },
   { name: 'console', run: consoleBench },

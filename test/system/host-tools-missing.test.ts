@@ -61,6 +61,17 @@ describe('system: a machine without the host tools', function () {
     expect(pools.params.tool).to.be.oneOf(['zfs', 'zpool']);
   });
 
+  it('says the reverse proxy needs nginx, and answers its changes with what to install', async () => {
+    const settings = (await (await call('GET', '/api/system/proxy')).json()) as { nginx: { state: string; package: string | null } };
+    expect(settings.nginx).to.deep.equal({ state: 'missing', package: 'nginx' });
+    const host = { domains: ['cam.local'], target: { scheme: 'http', host: '127.0.0.1', port: 9 }, tls: { mode: 'none' } };
+    const refused = await call('POST', '/api/system/proxy/hosts', host);
+    expect(refused.status).to.equal(503);
+    expect(((await refused.json()) as { params: Record<string, string> }).params).to.deep.include({ tool: 'nginx', package: 'nginx' });
+    const after = (await (await call('GET', '/api/system/proxy')).json()) as { hosts: unknown[] };
+    expect(after.hosts).to.deep.equal([]);
+  });
+
   it('keeps users, shares, files, logs and the desktop working', async () => {
     expect((await call('GET', '/api/users')).status).to.equal(200);
     const user = await call('POST', '/api/users', { username: 'notools', password: 'a long enough password 1', displayName: 'No tools' });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,8 @@ import { opensslVerify } from '../helpers/openssl.ts';
 import { insertUser } from '../helpers/users.ts';
 
 interface CurlAnswer {
+  /** HTTP/1.1 or HTTP/2, as the status line says. */
+  version: string;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -58,7 +60,7 @@ describe('system: reverse proxy with nginx and nftables', function () {
     const [head = '', ...rest] = out.split('\r\n\r\n');
     const [statusLine = '', ...lines] = head.split('\r\n');
     const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    return { status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
+    return { version: statusLine.split(' ')[0] ?? '', status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
   };
   const https = (name: string, rest = '/') => `https://${name}:${ports.https}${rest}`;
   const http = (name: string, rest = '/') => `http://${name}:${ports.http}${rest}`;
@@ -92,11 +94,12 @@ describe('system: reverse proxy with nginx and nftables', function () {
   });
 
   it("forwards a proxy host whose certificate chains to the box's root, and redirects to HTTPS", async () => {
-    const settings = await admin.api.proxy.createHost({ body: host(['cam.local'], { forceHttps: true, hsts: true }) });
+    const settings = await admin.api.proxy.createHost({ body: host(['cam.local'], { forceHttps: true, hsts: true, http2: true }) });
     expect(settings.nginx.state).to.equal('running');
     const answer = await curl(https('cam.local', '/live?x=1'));
     expect(answer.status).to.equal(200);
     expect(answer.body).to.equal(`target saw cam.local /live?x=1`);
+    expect(answer.version).to.equal('HTTP/2');
     expect(answer.headers['strict-transport-security']).to.equal('max-age=31536000');
     const served = run(['sh', '-c', `openssl s_client -connect 127.0.0.1:${ports.https} -servername cam.local -showcerts </dev/null 2>/dev/null`]);
     const certificates = served.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n/g) ?? [];
@@ -159,6 +162,35 @@ describe('system: reverse proxy with nginx and nftables', function () {
       body: host(['app.local'], { signIn: { enabled: true, userIds: [], groupIds: [] } }),
     });
     expect((await curl(https('app.local', '/photos'), ['-H', `Cookie: ${cookie}`])).status).to.equal(403);
+  });
+
+  it('passes a WebSocket upgrade through to the target when the host allows it', async () => {
+    const upgrades = createHttpServer();
+    upgrades.on('upgrade', (_req, socket) => {
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+      socket.pipe(socket);
+    });
+    await new Promise<void>((resolve) => upgrades.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (upgrades.address() as AddressInfo).port;
+      await admin.api.proxy.createHost({
+        body: host(['live.local'], { tls: { mode: 'none' }, websocket: true, target: { scheme: 'http', host: '127.0.0.1', port } }),
+      });
+      const echoed = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: ports.http, headers: { Host: 'live.local', Connection: 'Upgrade', Upgrade: 'websocket' } });
+        req.on('upgrade', (_res, socket) => {
+          socket.once('data', (data: Buffer) => (resolve(data.toString('utf8')), socket.destroy()));
+          socket.write('frames both ways');
+        });
+        req.on('response', (res) => reject(new Error(`no upgrade: ${res.statusCode}`)));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(echoed).to.equal('frames both ways');
+    } finally {
+      upgrades.closeAllConnections();
+      upgrades.close();
+    }
   });
 
   it('forwards a TCP stream and opens its port in nftables only while it exists', async () => {

@@ -156,6 +156,8 @@ export function renderNginxConfig(plan: NginxPlan): string {
     `scgi_temp_path ${run}/scgi;`,
     'server_tokens off;',
     'client_max_body_size 0;',
+    // A client keeps its connection for many requests: closing one every 1000 (the default) races with its next request.
+    'keepalive_requests 100000;',
     'proxy_buffering off;',
     'proxy_request_buffering off;',
     'ssl_protocols TLSv1.2 TLSv1.3;',

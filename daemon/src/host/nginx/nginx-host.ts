@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../../core/logger.ts';
@@ -110,7 +110,9 @@ export class NginxHost {
   private async reloadOrStart(): Promise<void> {
     const confFile = path.join(this.conf, 'nginx.conf');
     if (this.state() === 'running') {
+      const before = this.workers();
       await this.deps.runner.run([this.binary, ...this.args(confFile), '-s', 'reload'], { timeoutMs: 30_000 });
+      await this.reloaded(before);
       return;
     }
     const child = spawn(this.binary, this.args(confFile), { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -130,6 +132,30 @@ export class NginxHost {
     this.master = child;
     child.once('exit', (code) => this.deps.logger.warn('nginx exited', { component: 'proxy', code }));
     this.deps.logger.info('nginx started', { component: 'proxy', pid: child.pid });
+  }
+
+  /** The master's worker processes (Linux's children list of the master). */
+  private workers(): string[] {
+    const pid = this.master?.pid;
+    if (!pid) return [];
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * `nginx -s reload` only signals: until the old workers are gone, a request may still meet the
+   * old configuration. A change applies to the next request, so the answer waits (at most 5 s).
+   */
+  private async reloaded(before: string[]): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      const now = this.workers();
+      if (now.length > 0 && !now.some((pid) => before.includes(pid))) return;
+      await delay(50);
+    }
+    this.deps.logger.warn('nginx workers of the previous configuration still run', { component: 'proxy' });
   }
 
   /** Stops our nginx (graceful: open requests finish). */

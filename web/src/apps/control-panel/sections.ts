@@ -35,6 +35,7 @@ export const sections: readonly ControlPanelSection[] = [
   { id: 'region', label: 'controlPanel.section.region', load: () => import('./region/RegionSection.svelte') },
   { id: 'certificates', label: 'controlPanel.section.certificates', load: () => import('./certificates/CertificatesSection.svelte') },
   { id: 'network', label: 'controlPanel.section.network', load: () => import('./network/NetworkSection.svelte') },
+  { id: 'proxy', label: 'controlPanel.section.proxy', load: () => import('./proxy/ProxySection.svelte') },
   { id: 'time', label: 'controlPanel.section.time', load: () => import('./time/TimeSection.svelte') },
   { id: 'power', label: 'controlPanel.section.power', load: () => import('./power/PowerSection.svelte') },
   { id: 'backup', label: 'controlPanel.section.backup', load: () => import('./backup/BackupSection.svelte') },

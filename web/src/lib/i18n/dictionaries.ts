@@ -26,6 +26,8 @@ import appCenterDe from '../../apps/app-center/i18n/de.json' with { type: 'json'
 import appCenterEn from '../../apps/app-center/i18n/en.json' with { type: 'json' };
 import certificatesDe from '../../apps/control-panel/certificates/i18n/de.json' with { type: 'json' };
 import certificatesEn from '../../apps/control-panel/certificates/i18n/en.json' with { type: 'json' };
+import proxyDe from '../../apps/control-panel/proxy/i18n/de.json' with { type: 'json' };
+import proxyEn from '../../apps/control-panel/proxy/i18n/en.json' with { type: 'json' };
 import timeDe from '../../apps/control-panel/time/i18n/de.json' with { type: 'json' };
 import timeEn from '../../apps/control-panel/time/i18n/en.json' with { type: 'json' };
 import powerDe from '../../apps/control-panel/power/i18n/de.json' with { type: 'json' };
@@ -58,6 +60,7 @@ export const enMessages = {
   ...appCenterEn,
   ...certificatesEn,
   ...timeEn,
+  ...proxyEn,
   ...powerEn,
   ...overviewEn,
   ...networkEn,
@@ -79,6 +82,7 @@ export const deMessages = {
   ...appCenterDe,
   ...certificatesDe,
   ...timeDe,
+  ...proxyDe,
   ...powerDe,
   ...overviewDe,
   ...networkDe,

@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import en from '../../web/src/apps/control-panel/proxy/i18n/en.json' with { type: 'json' };
+import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
+
+const phone = { width: 390, height: 844 };
+
+/** Controls whose right edge passes the phone's width unless a scrolling box clips them, and whether the page scrolls sideways. */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const out = [];
+    if (document.scrollingElement.scrollWidth > innerWidth) out.push('page ' + document.scrollingElement.scrollWidth + 'px');
+    for (const el of document.querySelectorAll('button, input, textarea, select, a[href]')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= innerWidth + 0.5) continue;
+      let clipped = false;
+      for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
+        clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= innerWidth + 0.5;
+      }
+      if (!clipped) out.push(el.tagName + ' "' + (el.textContent || '').trim().slice(0, 30) + '" ends at ' + Math.round(r.right));
+    }
+    return out;
+  })()`) as Promise<string[]>;
+}
+
+describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
+  this.timeout(120_000);
+  let box: TestDaemon;
+  let browser: Browser;
+  let target: Server;
+
+  before(async () => {
+    ({ box, browser } = await startBrowserBox());
+    target = createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    target?.close();
+    await stopBrowserBox({ box, browser });
+  });
+
+  it('adds a host, checks its target, adds a stream and a redirect, saves the options and deletes after a confirmation', async () => {
+    const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
+    const page = await context.newPage();
+    await signInThroughPage(page, box.url, 'admin', adminPassword);
+    await page.goto(`${box.url}/app/org.service.control-panel/proxy`);
+    const panel = page.getByRole('tabpanel');
+    await panel.getByText(en['controlPanel.proxy.noHosts']).waitFor({ timeout: 20_000 });
+    expect(await overflowing(page)).to.deep.equal([]);
+
+    await panel.getByRole('button', { name: en['controlPanel.proxy.addHost'] }).click();
+    const dialog = page.getByRole('dialog', { name: en['controlPanel.proxy.newHost'] });
+    await dialog.getByLabel(en['controlPanel.proxy.domains']).fill('camera.local');
+    await dialog.getByLabel(en['controlPanel.proxy.targetHost']).fill('127.0.0.1');
+    await dialog.getByLabel(en['controlPanel.proxy.targetPort']).fill(String((target.address() as AddressInfo).port));
+    await dialog.getByLabel(en['controlPanel.proxy.signIn']).check();
+    await dialog.getByRole('checkbox', { name: 'admin' }).waitFor();
+    expect(await overflowing(page)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('control-panel-proxy-host') });
+    // By keyboard: Enter in a field saves.
+    await dialog.getByLabel(en['controlPanel.proxy.domains']).press('Enter');
+    const item = panel.getByRole('listitem').filter({ hasText: 'camera.local → http:' });
+    await item.waitFor({ timeout: 30_000 });
+
+    await item.getByRole('button', { name: en['controlPanel.proxy.check'] }).click();
+    await item
+      .getByRole('status')
+      .filter({ hasText: /The target answered 200 in \d+ ms\./ })
+      .waitFor();
+
+    await panel.getByLabel(en['controlPanel.proxy.port']).fill('2222');
+    await panel.getByLabel(en['controlPanel.proxy.targetHost']).last().fill('192.168.1.50');
+    await panel.getByLabel(en['controlPanel.proxy.targetPort']).last().fill('22');
+    await panel.getByRole('button', { name: en['controlPanel.proxy.add'], exact: true }).last().click();
+    await panel.getByRole('listitem').filter({ hasText: '2222/tcp' }).waitFor();
+
+    await panel.getByLabel(en['controlPanel.proxy.domains']).fill('old.local');
+    await panel.getByLabel(en['controlPanel.proxy.destination']).fill('https://camera.local/');
+    await panel.getByRole('button', { name: en['controlPanel.proxy.add'], exact: true }).first().click();
+    await panel.getByRole('listitem').filter({ hasText: 'old.local' }).waitFor();
+
+    await panel.getByLabel(en['controlPanel.proxy.unknownNames']).selectOption('notFound');
+    await panel.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
+    await panel.getByRole('status').filter({ hasText: en['controlPanel.proxy.saved'] }).waitFor();
+    expect(await overflowing(page)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('control-panel-proxy'), fullPage: true });
+
+    await item.getByRole('button', { name: en['controlPanel.proxy.remove'] }).click();
+    const confirm = page.getByRole('dialog', { name: en['controlPanel.proxy.removeTitle'] });
+    await confirm.getByText('camera.local will no longer be published').waitFor();
+    await confirm.getByRole('button', { name: en['controlPanel.proxy.remove'] }).click();
+    await item.waitFor({ state: 'detached' });
+    const settings = await (await box.signIn()).api.proxy.settings();
+    expect(settings.hosts).to.deep.equal([]);
+    expect(settings.streams.map((s) => s.port)).to.deep.equal([2222]);
+    expect(settings.unknownNames).to.equal('notFound');
+    await context.close();
+  });
+
+  it('sends a signed-in visitor of a protected host back there with a ticket', async () => {
+    const admin = await box.signIn();
+    await admin.api.proxy.createHost({
+      body: {
+        domains: ['app.local'],
+        target: { scheme: 'http', host: '127.0.0.1', port: 9 },
+        tls: { mode: 'none' },
+        signIn: { enabled: true, userIds: [], groupIds: [] },
+      },
+    });
+    const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
+    const page = await context.newPage();
+    // The proxy host is not served in this test: the browser's request to it is answered here.
+    let opened = '';
+    await page.route('http://app.local:8080/**', async (route) => {
+      opened = route.request().url();
+      await route.fulfill({ status: 200, body: 'on the host' });
+    });
+    await signInThroughPage(page, box.url, 'admin', adminPassword);
+    // The visitor arrives from the host with a fresh page load, not a change of the fragment.
+    await page.goto('about:blank');
+    await page.goto(`${box.url}/#proxy=http://app.local:8080/photos?album=1`);
+    await page.waitForURL((url) => url.origin === 'http://app.local:8080');
+    expect(opened).to.match(/^http:\/\/app\.local:8080\/\.cellar\/ticket\?ticket=[\w-]+$/);
+
+    // A name no protected host answers for: the desktop says so.
+    await page.goto('about:blank');
+    await page.goto(`${box.url}/#proxy=http://nothing.local/`);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: en['proxy.return.failed'].split(':')[0] ?? '' })
+      .waitFor();
+    await context.close();
+  });
+});
