@@ -20,6 +20,8 @@ import { usersBackupPart } from '../users/users.backup.ts';
 import type { BackupPart } from './backup-part.ts';
 import { BackupService } from './backup.service.ts';
 import { sshBackupPart } from './ssh.backup.ts';
+import { tlsBackupPart } from '../tls/tls.backup.ts';
+import type { TlsStore } from '../tls/tls-store.ts';
 
 export interface BackupAreaOptions {
   /** Host effects of a restore run (system accounts, Samba, SSH host keys): on a box, or in root system tests. */
@@ -39,6 +41,8 @@ export interface BackupAreaDeps {
   identity: { rightHolders(right: string): Promise<string[]> };
   /** File services re-apply Samba, SFTP and ACLs. */
   fileServicesChanged: () => void;
+  /** The TLS area's folder: certificates and the authority. */
+  tls: TlsStore;
   /** Restoring users ends every session. */
   sessionStore: { endAll(): Promise<number> };
   /**
@@ -68,6 +72,7 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
     storageBackupPart({ db }),
     regionBackupPart({ db, system: deps.system }),
     sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger })),
+    tlsBackupPart(deps.tls),
     appsBackupPart({ db }),
   ] as BackupPart[];
   const backup = new BackupService({
