@@ -156,7 +156,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users }));
+  // The time area is built further down: the zone reaches it through this closure, called only on a request.
+  const setTimeZone = async (timeZone: string) => void (await systemHost.time.set({ timeZone, servers: (await systemHost.time.get()).servers }));
+  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, setTimeZone }));
   const jobs = new JobEngine({
     db,
     logger,
