@@ -159,7 +159,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     },
   });
   const { users, auth } = identity;
-  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, announce: options.announceSetupCode }));
+  // The time area is built further down: the zone reaches it through this closure, called only on a request.
+  const setTimeZone = async (timeZone: string) => void (await systemHost.time.set({ timeZone, servers: (await systemHost.time.get()).servers }));
+  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, setTimeZone, announce: options.announceSetupCode }));
   const jobs = new JobEngine({
     db,
     logger,
@@ -279,7 +281,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const store = await createStoreArea(storeCore, { zone: () => systemHost.time.zone(), principal: (id) => principals.resolve(id) });
   const fileServicesChanged = () => fileServices?.changed();
   const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
-  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged });
+  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged, tls: tls.store });
   const proxy = createProxyArea({ db, config, clock, logger, scheduler, tls, sessionStore, identity, options: options.proxy });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));

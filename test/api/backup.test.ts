@@ -1,7 +1,10 @@
+import { X509Certificate } from 'node:crypto';
+import path from 'node:path';
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import type { BackupSummary } from '../../shared/src/api/backup.ts';
 import { writeBackup } from '../../shared/src/backup/backup-file.ts';
+import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
 import { adminPassword, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders } from '../helpers/shares.ts';
 
@@ -79,7 +82,8 @@ describe('configuration backup, inspect and restore', function () {
     expect(summary.box.version).to.be.a('string').that.is.not.empty;
     expect(Date.parse(summary.createdAt)).to.equal(clock.now());
     const counts = Object.fromEntries(summary.parts.map((p) => [p.name, p.counts]));
-    expect(Object.keys(counts)).to.have.members(['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'apps']);
+    expect(Object.keys(counts)).to.have.members(['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps']);
+    expect(counts.tls).to.have.keys(['authority', 'customCertificates', 'issuedCertificates']);
     expect(counts.users).to.include({ users: 3, administrators: 1 });
     expect(counts.groups).to.include({ groups: 1 });
     expect(counts.permissions?.grants).to.be.at.least(2);
@@ -154,6 +158,32 @@ describe('configuration backup, inspect and restore', function () {
     await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['region'] } });
     expect(await admin.api.system.region()).to.deep.equal({ language: 'de', region: 'CH' });
     expect((await admin.api.users.list()).map((u) => u.username)).to.include('paula');
+  });
+
+  it("restores the box's name with the region, and the certificates and the authority", async () => {
+    const setName = (name: string) =>
+      box.daemon.db.query(
+        "INSERT INTO system_settings (key, value, updated_at) VALUES ('boxName', ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        { replacements: [JSON.stringify(name), new Date().toISOString()] },
+      );
+    await setName('Cellar in the hall');
+    await admin.api.tls.issue({ body: { names: ['printer.local'] } });
+    const before = await admin.api.tls.settings();
+    const file = await download(admin);
+    await setName('somewhere else');
+    await admin.api.tls.createAuthority({ body: {} });
+    expect((await admin.api.tls.settings()).authority.root.sha256Fingerprint).to.not.equal(before.authority.root.sha256Fingerprint);
+    const summary = await inspect(admin, file);
+    expect(summary.parts.find((p) => p.name === 'tls')?.counts).to.deep.equal({ authority: 1, customCertificates: 0, issuedCertificates: 1 });
+    expect(summary.parts.find((p) => p.name === 'region')?.counts).to.deep.equal({ settings: 2 });
+    const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['region', 'tls'] } });
+    expect(result).to.include({ signedOut: false, restarting: true });
+    expect(result.hostFailed).to.deep.equal([]);
+    expect((await admin.api.system.setup()).boxName).to.equal('Cellar in the hall');
+    // The TLS folder holds the backup's authority and issued certificate; the restart that follows serves them.
+    const restored = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).snapshot();
+    expect(new X509Certificate(restored.authority?.rootPem ?? '').fingerprint256).to.equal(before.authority.root.sha256Fingerprint);
+    expect(restored.issued.map((c) => c.id)).to.deep.equal(before.issued.map((c) => c.id));
   });
 
   it('restores users, groups, grants and shares: old passwords and uids come back, everybody is signed out', async () => {

@@ -80,10 +80,15 @@ export class AccountSecrets {
     if (withShadow.length > 0) await this.runner.run(['chpasswd', '-e'], { input: withShadow.map((s) => `${s.username}:${s.shadowHash}\n`).join('') });
     const withNt = secrets.filter((s) => s.ntHash && wanted.has(s.username));
     if (withNt.length > 0) {
+      // "Last changed" now: Samba reads LCT-00000000 as "must change at next sign-in" and refuses every SMB session.
+      const lct = Math.floor(Date.now() / 1000)
+        .toString(16)
+        .toUpperCase()
+        .padStart(8, '0');
       const lines = withNt.map((s) => {
         const account = wanted.get(s.username) as RestoredAccount;
         const flags = (account.active ? 'U' : 'DU').padEnd(11, ' ');
-        return `${s.username}:${account.uid}:${'X'.repeat(32)}:${s.ntHash}:[${flags}]:LCT-00000000:\n`;
+        return `${s.username}:${account.uid}:${'X'.repeat(32)}:${s.ntHash}:[${flags}]:LCT-${lct}:\n`;
       });
       await this.importSmb(lines.join(''));
     }

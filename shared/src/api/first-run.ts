@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { newPassword } from './auth.ts';
 import { defineRoute } from './route.ts';
 import { languages, type Language } from './system.ts';
+import { timeZonePattern } from './system-time.ts';
 import { accountName } from './users.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface FirstRunRequest {
   language: Language;
   /** ISO 3166-1 alpha-2 country code, or null to follow each user's language. */
   region: string | null;
+  /** IANA zone of the box (the page offers the browser's); absent keeps the box's zone. */
+  timeZone?: string;
 }
 
 export interface FirstRunResult {
@@ -36,6 +39,7 @@ export const firstRunRequest = Joi.object<FirstRunRequest, true>({
     .pattern(/^[A-Z]{2}$/)
     .allow(null)
     .required(),
+  timeZone: Joi.string().max(64).pattern(timeZonePattern),
 }).id('FirstRunRequest');
 
 export const firstRunResult = Joi.object<FirstRunResult, true>({ username: Joi.string().required() }).id('FirstRunResult');
@@ -53,6 +57,14 @@ export const firstRunRoutes = {
     body: firstRunRequest,
     status: 201,
     response: firstRunResult,
-    errors: ['setup.code.invalid', 'setup.code.expired', 'setup.done', 'auth.origin.invalid', 'auth.password.weak', 'users.username.reserved'],
+    errors: [
+      'setup.code.invalid',
+      'setup.code.expired',
+      'setup.done',
+      'auth.origin.invalid',
+      'auth.password.weak',
+      'users.username.reserved',
+      'system.zone.unknown',
+    ],
   }),
 };

@@ -7,6 +7,7 @@ import { product } from '../../core/product.ts';
 import { AccountSecrets } from '../../host/account-secrets.ts';
 import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
+import { boxDeployment } from '../../host/file-services/box-deployment.ts';
 import { SshHostKeys } from '../../host/ssh-host-keys.ts';
 import { appsBackupPart } from '../apps/apps.backup.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
@@ -20,6 +21,8 @@ import { usersBackupPart } from '../users/users.backup.ts';
 import type { BackupPart } from './backup-part.ts';
 import { BackupService } from './backup.service.ts';
 import { sshBackupPart } from './ssh.backup.ts';
+import { tlsBackupPart } from '../tls/tls.backup.ts';
+import type { TlsStore } from '../tls/tls-store.ts';
 
 export interface BackupAreaOptions {
   /** Host effects of a restore run (system accounts, Samba, SSH host keys): on a box, or in root system tests. */
@@ -28,6 +31,8 @@ export interface BackupAreaOptions {
   sshDir: string | null;
   /** smb.conf whose passdb holds the SMB passwords; null is Samba's default. */
   smbConf?: string | null;
+  /** Makes sshd read the restored host keys (on a box `systemctl reload ssh`); null where no sshd serves them. */
+  sshReload?: readonly string[] | null;
 }
 
 export interface BackupAreaDeps {
@@ -39,6 +44,8 @@ export interface BackupAreaDeps {
   identity: { rightHolders(right: string): Promise<string[]> };
   /** File services re-apply Samba, SFTP and ACLs. */
   fileServicesChanged: () => void;
+  /** The TLS area's folder: certificates and the authority. */
+  tls: TlsStore;
   /** Restoring users ends every session. */
   sessionStore: { endAll(): Promise<number> };
   /**
@@ -52,7 +59,12 @@ export interface BackupAreaDeps {
 export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService } {
   const { db, logger } = deps;
   const box = deps.config.mode === 'box';
-  const options: BackupAreaOptions = { applyHost: box, sshDir: box ? '/etc/ssh' : null, ...deps.options.backup };
+  const options: BackupAreaOptions = {
+    applyHost: box,
+    sshDir: box ? '/etc/ssh' : null,
+    sshReload: box ? boxDeployment.sftp.reload : null,
+    ...deps.options.backup,
+  };
   const runner = new CommandRunner(logger, options.applyHost);
   const accounts = new SystemAccounts(runner, { smbConf: options.smbConf ?? null });
   const parts: BackupPart[] = [
@@ -67,7 +79,8 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
     sharesBackupPart({ db, changed: deps.fileServicesChanged }),
     storageBackupPart({ db }),
     regionBackupPart({ db, system: deps.system }),
-    sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger })),
+    sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
+    tlsBackupPart(deps.tls),
     appsBackupPart({ db }),
   ] as BackupPart[];
   const backup = new BackupService({

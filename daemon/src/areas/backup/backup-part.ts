@@ -4,7 +4,6 @@ import type { BackupPartName } from '../../../../shared/src/api/backup.ts';
 /**
  * What an area gives the backup: its configuration as JSON, a check with counts, and a restore.
  * Each area implements one for its own rows and host state; the backup area only orchestrates.
- * The TLS area (certificates and the authority) plugs in as part `tls` the same way.
  */
 export interface BackupPart<T = unknown> {
   name: BackupPartName;

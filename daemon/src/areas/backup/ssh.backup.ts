@@ -2,8 +2,11 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { SshHostKeys, type SshHostKey } from '../../host/ssh-host-keys.ts';
 import type { BackupPart } from './backup-part.ts';
 
-/** The box's SSH host keys (the ssh part of a backup); empty in development mode. */
-export function sshBackupPart(keys: SshHostKeys): BackupPart<SshHostKey[]> {
+/**
+ * The box's SSH host keys (the ssh part of a backup); empty in development mode. sshd reads its
+ * host keys only when it starts or reloads: `reload` makes it present the restored ones at once.
+ */
+export function sshBackupPart(keys: SshHostKeys, reload: () => Promise<void>): BackupPart<SshHostKey[]> {
   return {
     name: 'ssh',
     export: () => keys.read(),
@@ -27,6 +30,9 @@ export function sshBackupPart(keys: SshHostKeys): BackupPart<SshHostKey[]> {
     },
     // Files, not rows: written once the rows committed.
     restore: async () => undefined,
-    apply: (data) => keys.write(data),
+    async apply(data) {
+      await keys.write(data);
+      await reload();
+    },
   };
 }

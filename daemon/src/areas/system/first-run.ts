@@ -20,6 +20,8 @@ export interface FirstRunDeps {
   logger: Logger;
   system: SystemService;
   users: { count(): Promise<number>; create(body: NewUser): Promise<{ username: string }> };
+  /** Sets the box's time zone (the time area's TimeService); throws system.zone.unknown. */
+  setTimeZone?: (zone: string) => Promise<void>;
   /** Where the code is told besides its file: the service's output, which the journal keeps (never the log store). */
   announce?: (line: string) => void;
 }
@@ -84,6 +86,8 @@ export class FirstRunSetup {
   }
 
   private async apply(body: FirstRunRequest): Promise<FirstRunResult> {
+    // The zone before the user: an unknown zone leaves the code valid for another try.
+    if (body.timeZone !== undefined) await this.deps.setTimeZone?.(body.timeZone);
     // The user first: a weak password or a taken name leaves the code valid for another try.
     const user = await this.deps.users.create({
       username: body.username,

@@ -1,0 +1,62 @@
+import Joi from 'joi';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { BackupPart } from '../backup/backup-part.ts';
+import type { TlsSnapshot, TlsStore } from './tls-store.ts';
+
+const pem = () =>
+  Joi.string()
+    .max(64 * 1024)
+    .pattern(/-----BEGIN [A-Z ]+-----/);
+const keyed = Joi.object({ certificatePem: pem().required(), privateKeyPem: pem().required() });
+
+const snapshotSchema = Joi.object<TlsSnapshot, true>({
+  authority: Joi.object({
+    rootPem: pem().required(),
+    rootKeyPem: pem().required(),
+    intermediatePem: pem().required(),
+    intermediateKeyPem: pem().required(),
+    localDomain: Joi.string().max(253).required(),
+    scope: Joi.object({
+      dnsNames: Joi.array().items(Joi.string().max(253)).required(),
+      ipRanges: Joi.array().items(Joi.string().max(64)).required(),
+    }).required(),
+  })
+    .allow(null)
+    .required(),
+  box: keyed.allow(null).required(),
+  custom: keyed.allow(null).required(),
+  settings: Joi.object({
+    extraNames: Joi.array().items(Joi.string().max(253)).max(100).required(),
+    nextIssuedId: Joi.number().integer().min(1).required(),
+  }).required(),
+  issued: Joi.array()
+    .items(Joi.object({ id: Joi.number().integer().min(1).required(), createdAt: Joi.string().isoDate().required(), certificatePem: pem().required() }))
+    .max(10_000)
+    .required(),
+});
+
+/**
+ * The box's certificates and its authority (the `tls` part): the TLS folder as a whole, keys in the
+ * clear inside the encrypted backup and sealed again with this data directory's key on restore.
+ * The files are written once the rows are in; the restart that follows every restore serves them.
+ */
+export function tlsBackupPart(store: TlsStore): BackupPart<TlsSnapshot> {
+  return {
+    name: 'tls',
+    export: async () => store.snapshot(),
+    async inspect(raw) {
+      const { value, error } = snapshotSchema.validate(raw);
+      if (error) throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: error.message });
+      return {
+        data: value,
+        counts: { authority: value.authority ? 1 : 0, customCertificates: value.custom ? 1 : 0, issuedCertificates: value.issued.length },
+      };
+    },
+    async restore() {
+      // Nothing in the database: the folder is written by apply().
+    },
+    async apply(data) {
+      store.restore(data);
+    },
+  };
+}
