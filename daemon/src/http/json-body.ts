@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Request, RequestHandler } from 'express';
 import { ProblemError } from '../core/problem-error.ts';
 
@@ -15,7 +16,10 @@ function hasBody(req: Request): boolean {
  * body stops being read at the limit; the problem handler then drops the rest within bounds.
  */
 export function jsonBody(limit: number): RequestHandler {
-  return (req, _res, next) => {
+  return (req, _res, callNext) => {
+    // The request's events run outside this request's context (its id, its user): the rest of the
+    // chain is called back in it, so its log entries still carry them.
+    const next = AsyncResource.bind(callNext);
     if (!hasBody(req)) return next();
     if (!req.is('application/json')) return next(new ProblemError('request.media_type.unsupported'));
     const charset = /;\s*charset=["']?([^;"'\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
