@@ -78,7 +78,7 @@ describe('e2e: console box list with a real daemon announced over mDNS', functio
     await page.keyboard.press('Enter');
     await expectText(page.getByRole('heading', { level: 2 }), en['wizard.title'].replace('{name}', 'newbox'));
     await page.getByRole('button', { name: en['wizard.claim.submit'] }).press('Enter');
-    await expectText(page.getByRole('alert').first(), en['error.console.installer.refused'].replace('{code}', 'request.route.not_found'));
+    await expectText(page.getByRole('alert').first(), en['error.console.installer.refused'].replace('{code}', 'installer.mode.inactive'));
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-wizard-390') });
   });
