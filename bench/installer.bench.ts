@@ -3,22 +3,22 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { claimHeader } from '../shared/src/api/installer.ts';
 import { startTestDaemon } from '../test/helpers/daemon.ts';
-import { essentialImage, InstallerDisks } from '../test/helpers/installer-disks.ts';
+import { systemTestImage, InstallerDisks } from '../test/helpers/installer-disks.ts';
 import type { BenchRow } from './lib/table.ts';
 
 const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 /**
- * An installation end to end onto a loop device (partitions, file systems, the essential image,
+ * An installation end to end onto a loop device (partitions, file systems, the test image,
  * the configuration with the first administrator, the EFI loader), against writing the same image
  * file to a loop device with dd in the same run. Needs root (loop devices).
  */
 export async function installerBench(): Promise<BenchRow[]> {
-  const image = essentialImage();
+  const image = systemTestImage();
   const disks = new InstallerDisks();
   try {
-    const ddTarget = disks.add('640M');
-    const target = disks.add('640M');
+    const ddTarget = disks.add('1G');
+    const target = disks.add('1G');
     const ddStart = performance.now();
     sh(['dd', `if=${image}`, `of=${ddTarget}`, 'bs=4M', 'conv=fsync', 'status=none']);
     const ddMs = performance.now() - ddStart;

@@ -8,8 +8,9 @@ import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
 import { installTestBridge, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
-import { essentialImage, InstallerDisks } from '../helpers/installer-disks.ts';
+import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
 import { startInNamespace } from '../helpers/mdns-namespace.ts';
+import { expectOwnerAccount } from '../helpers/target-accounts.ts';
 
 const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
 const quiet = (argv: string[]) => {
@@ -58,10 +59,10 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
   before(async () => {
     assertChromium();
     disks = new InstallerDisks();
-    target = disks.add('640M');
-    guarded = disks.add('640M');
+    target = disks.add('1G');
+    guarded = disks.add('1G');
     sh(['mkfs.ext4', '-q', guarded]);
-    const image = essentialImage();
+    const image = systemTestImage();
 
     sh(['ip', 'netns', 'add', box]);
     sh(['ip', 'netns', 'add', gw]);
@@ -212,6 +213,11 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
     expect(await installed.client().api.system.setup()).to.deep.include({ boxName: 'Wizard Box', language: 'de', region: 'AT', setupCode: false });
     const owner = await installed.signIn('owner', password);
     expect(owner.user).to.include({ username: 'owner', admin: true });
+    expectOwnerAccount(
+      root,
+      (await owner.api.users.list()).find((u) => u.username === 'owner')!,
+      password,
+    );
     await installed.close({ keepData: true });
     installed = undefined;
   });

@@ -14,13 +14,18 @@ const quiet = (argv: string[]) => {
 };
 
 /** Kept between runs: mmdebstrap takes from seconds to minutes, depending on the mirror. */
-const imageCache = '/var/tmp/cellar-test-images/essential-bookworm.tar';
+const imageCache = '/var/tmp/cellar-test-images/essential-accounts-bookworm.tar';
 
-/** The small essential Debian image the installer tests and benchmark write (build/scripts/build-system-image.js). */
-export function essentialImage(): string {
+/**
+ * The small Debian image the installer tests and benchmark write (build/scripts/build-system-image.js):
+ * the essential set plus what the installer runs inside the target to make the owner's accounts
+ * (passwd's useradd and chpasswd, Samba's smbpasswd; pdbedit lets tests read the passdb back).
+ * The box's image has them through the Cellar package's dependencies.
+ */
+export function systemTestImage(): string {
   if (existsSync(imageCache)) return imageCache;
   const partial = `${imageCache}.partial-${process.pid}.tar`;
-  buildSystemImage({ out: partial, variant: 'essential', packages: [] });
+  buildSystemImage({ out: partial, variant: 'essential', packages: ['passwd', 'samba'] });
   renameSync(partial, imageCache);
   return imageCache;
 }

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { claimHeader, type InstallerStatus, type InstallRequest } from '../../shared/src/api/installer.ts';
-import { essentialImage, InstallerDisks } from '../helpers/installer-disks.ts';
+import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
+import { expectOwnerAccount } from '../helpers/target-accounts.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
 const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,12 +33,12 @@ describe('installer: install onto loop devices (root)', function () {
 
   before(async () => {
     disks = new InstallerDisks();
-    target = disks.add('640M');
-    formatted = disks.add('640M');
+    target = disks.add('1G');
+    formatted = disks.add('1G');
     small = disks.add('64M');
     sh(['mkfs.ext4', '-q', formatted]);
     box = await startTestDaemon(
-      { mode: 'installer', installerImage: essentialImage(), dataDir: path.join(disks.work, 'data') },
+      { mode: 'installer', installerImage: systemTestImage(), dataDir: path.join(disks.work, 'data') },
       { installer: { apply: true, reboot: false, mdns: false, includeLoopDevices: true, minDiskBytes: 512 * mib } },
     );
     headers = { [claimHeader]: (await box.client().api.installer.claim()).claimSecret! };
@@ -136,6 +137,10 @@ describe('installer: install onto loop devices (root)', function () {
     expect(await fresh.api.system.setup()).to.deep.include({ boxName: 'Test Box', language: 'de', region: 'AT', installer: false, setupCode: false });
     const owner = await installed.signIn('owner', password);
     expect(owner.user).to.include({ username: 'owner', admin: true });
+    // The owner is a system account of the installed box too, under the uid its database gave.
+    const summary = (await owner.api.users.list()).find((u) => u.username === 'owner')!;
+    expect(summary.uid).to.be.within(20000, 29999);
+    expectOwnerAccount(root, summary, password);
     await installed.close({ keepData: true });
     installed = undefined;
   });

@@ -1,5 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import type { InstallRequest } from '../../../../shared/src/api/installer.ts';
+import type { UserSummary } from '../../../../shared/src/api/users.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { setupCodeFile } from '../system/first-run.ts';
 import path from 'node:path';
@@ -8,9 +9,10 @@ import path from 'node:path';
  * Creates the installed box's daemon data the way its owner would: a daemon on the target's data
  * directory, waiting for its first administrator, gets the installer's answers through its own
  * first-run setup (POST /api/setup on loopback). So users, box name, language and region are
- * made by exactly the code that makes them on a box from the package.
+ * made by exactly the code that makes them on a box from the package. Answers the administrator
+ * as the database has it (its uid), for the system account the installer makes in the target.
  */
-export async function seedBox(dataDir: string, request: InstallRequest): Promise<void> {
+export async function seedBox(dataDir: string, request: InstallRequest): Promise<UserSummary> {
   // Loaded here: the composition root builds this area, so a static import would be a cycle.
   const { createDaemon } = await import('../../daemon.ts');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -36,9 +38,27 @@ export async function seedBox(dataDir: string, request: InstallRequest): Promise
         region: request.region,
       }),
     });
-    if (!res.ok)
-      throw new ProblemError('installer.step.failed', { step: 'first administrator' }, { detail: `the setup answered ${res.status}: ${await res.text()}` });
+    if (!res.ok) throw failed('the setup', res.status, await res.text());
+    // Signed in as the new administrator, who may list users: the uid is the database's.
+    const login = await fetch(`${daemon.url()}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: request.admin.username, password: request.admin.password }),
+    });
+    if (!login.ok) throw failed('the sign-in', login.status, await login.text());
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
+    const users = await fetch(`${daemon.url()}/api/users`, { headers: { cookie } });
+    if (!users.ok) throw failed('the user list', users.status, await users.text());
+    const owner = ((await users.json()) as UserSummary[]).find((u) => u.username === request.admin.username);
+    if (!owner) throw failed('the user list', users.status, 'without the administrator');
+    return owner;
   } finally {
     await daemon.close();
   }
 }
+
+const failed = (what: string, status: number, text: string) =>
+  new ProblemError('installer.step.failed', { step: 'first administrator' }, { detail: `${what} answered ${status}: ${text}` });

@@ -14,6 +14,7 @@ import { CommandRunner } from '../../host/command-runner.ts';
 import { DiskProbe } from '../../host/disks/disk-probe.ts';
 import { MdnsAnnouncer } from '../../host/installer/mdns-announcer.ts';
 import { NetworkTester } from '../../host/installer/network-test.ts';
+import { ChrootRunner, writeTargetOwner } from '../../host/installer/target-accounts.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { DiskGuard } from '../storage/disk-guard.ts';
 import { seedBox } from './box-seed.ts';
@@ -85,6 +86,7 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
         image: config.installerImage,
         targetDir: path.join(config.dataDir, 'target'),
         seedBox,
+        writeOwner: (root, owner) => writeTargetOwner(new ChrootRunner(logger, runner.apply, root), owner),
         reboot: async () => void (await new CommandRunner(logger, o.reboot ?? medium).run(['systemctl', 'reboot'])),
       })
     : null;

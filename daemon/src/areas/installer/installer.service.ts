@@ -12,6 +12,7 @@ import type {
   NetworkTestStatus,
 } from '../../../../shared/src/api/installer.ts';
 import { languages } from '../../../../shared/src/api/system.ts';
+import type { UserSummary } from '../../../../shared/src/api/users.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -19,6 +20,7 @@ import type { CommandRunner } from '../../host/command-runner.ts';
 import { interfaceNames, readDefaultNetwork } from '../../host/installer/default-network.ts';
 import { installSteps, planOf, targetLayout } from '../../host/installer/install-plan.ts';
 import type { NetworkTester } from '../../host/installer/network-test.ts';
+import type { TargetOwner } from '../../host/installer/target-accounts.ts';
 import { hostNameOf, writeSystemFiles } from '../../host/installer/system-files.ts';
 import { runInstallSteps, uuidOf } from '../../host/installer/target-install.ts';
 import { listZones, zoneExists } from '../../host/time/zone-files.ts';
@@ -42,7 +44,9 @@ export interface InstallerServiceDeps {
   /** Where the target is mounted while the installer writes it. */
   targetDir: string;
   /** Creates the box's daemon data (first administrator, box name, language, region) in a data directory. */
-  seedBox(dataDir: string, request: InstallRequest): Promise<void>;
+  seedBox(dataDir: string, request: InstallRequest): Promise<UserSummary>;
+  /** Makes the first administrator's system account inside the mounted target (host/installer/target-accounts.ts). */
+  writeOwner(root: string, owner: TargetOwner): Promise<void>;
   reboot(): Promise<void>;
 }
 
@@ -129,7 +133,8 @@ export class InstallerService {
           network: request.network,
         });
         const dataDir = path.join(root, 'var/lib/cellar');
-        await this.deps.seedBox(dataDir, request);
+        const owner = await this.deps.seedBox(dataDir, request);
+        await this.deps.writeOwner(root, { username: owner.username, uid: owner.uid, displayName: owner.displayName, password: request.admin.password });
         await writeInstallId(dataDir, { installId: this.installId, installedAt: new Date(this.deps.clock.now()).toISOString() });
       },
     };

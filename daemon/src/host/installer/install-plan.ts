@@ -54,6 +54,11 @@ export const configuredFiles = [
   '/boot/grub/grub.cfg',
   '/var/lib/cellar/install-id',
   '/var/lib/cellar/cellar.sqlite',
+  // The first administrator's system account, made with the target's own tools (target-accounts.ts).
+  '/etc/passwd',
+  '/etc/shadow',
+  '/etc/group',
+  '/var/lib/samba/private/passdb.tdb',
 ];
 
 /** Partition paths as the kernel names them: sda1, but nvme0n1p1 and loop0p1 after a trailing digit. */
