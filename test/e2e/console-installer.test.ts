@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
+import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
 import { installTestBridge, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
@@ -207,6 +208,7 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
     expect(network).to.contain('Name=lan0').and.contain('Address=10.78.0.2/24').and.contain('Gateway=10.78.0.1').and.contain('DNS=10.78.0.1');
     expect(readFileSync(path.join(root, 'boot/grub/grub.cfg'), 'utf8')).to.contain(`root=UUID=${rootUuid}`);
     expect(sh(['mdir', '-b', '-i', `${target}p2`, '::/EFI/BOOT'])).to.contain('BOOTX64.EFI');
+    expectBiosLoader(target, `${target}p1`, root);
     expect(existsSync(path.join(root, 'var/lib/cellar/install-id'))).to.equal(true);
 
     installed = await startTestDaemon({ dataDir: path.join(root, 'var/lib/cellar') });

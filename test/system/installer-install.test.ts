@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { claimHeader, type InstallerStatus, type InstallRequest } from '../../shared/src/api/installer.ts';
 import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
+import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { expectOwnerAccount } from '../helpers/target-accounts.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
@@ -49,6 +50,35 @@ describe('installer: install onto loop devices (root)', function () {
     disks?.cleanup();
   });
 
+  it('refuses to install on a medium without udev (grub-install needs it), naming the package', async () => {
+    const empty = path.join(disks.work, 'empty-bin');
+    mkdirSync(empty);
+    const saved = process.env.PATH;
+    process.env.PATH = empty;
+    try {
+      const refused = await expectProblem(
+        box!.client().api.installer.install({
+          body: {
+            disk: path.basename(target),
+            fileSystem: 'ext4',
+            boxName: 'Test Box',
+            admin: { username: 'owner', password },
+            language: 'de',
+            region: 'AT',
+            timeZone: 'Europe/Vienna',
+            network: null,
+          },
+          headers,
+        }),
+        'host.tool.missing',
+        503,
+      );
+      expect(refused.problem.params).to.deep.include({ tool: 'udevadm', package: 'udev' });
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it('judges the loop devices with the disk guard and refuses a disk it refuses', async () => {
     const c = box!.client();
     const options = await c.api.installer.options({ headers });
@@ -79,7 +109,7 @@ describe('installer: install onto loop devices (root)', function () {
     expect(sh(['blkid', '-o', 'value', '-s', 'TYPE', formatted]).trim()).to.equal('ext4');
   });
 
-  it('partitions, writes the image, the configuration and the boot loader; the installed configuration serves the install id', async () => {
+  it('partitions, writes the image, the configuration and the UEFI and BIOS boot loaders; the installed configuration serves the install id', async () => {
     const c = box!.client();
     const body: InstallRequest = {
       disk: path.basename(target),
@@ -127,6 +157,8 @@ describe('installer: install onto loop devices (root)', function () {
     // The EFI partition read with mtools, as the installer wrote it (this kernel has no FAT driver).
     expect(sh(['mdir', '-b', '-i', `${target}p2`, '::/EFI/BOOT'])).to.contain('BOOTX64.EFI');
     expect(Number(sh(['mdu', '-i', `${target}p2`, '::/EFI/BOOT/BOOTX64.EFI']).match(/(\d+)/)?.[1])).to.be.greaterThan(0);
+    // The BIOS loader: GRUB's boot.img in the disk's first sector, pointing at core.img in the BIOS boot partition.
+    expectBiosLoader(target, `${target}p1`, root);
 
     // The box's own daemon on the installed configuration: its install id, box name, region and the first administrator.
     installed = await startTestDaemon({ dataDir: path.join(root, 'var/lib/cellar') });

@@ -25,6 +25,9 @@ const tools: Record<string, { feature: string; package: string }> = {
   'mkfs.ext4': { feature: 'the installer', package: 'e2fsprogs' },
   'mkfs.vfat': { feature: 'the installer', package: 'dosfstools' },
   'grub-mkimage': { feature: 'the installer', package: 'grub-efi-amd64-bin' },
+  'grub-install': { feature: 'the installer', package: 'grub2-common' },
+  // grub-install asks udev which disk a partition belongs to; without it, it finds no GRUB drive.
+  udevadm: { feature: 'the installer', package: 'udev' },
   mmd: { feature: 'the installer', package: 'mtools' },
   mcopy: { feature: 'the installer', package: 'mtools' },
   ping: { feature: "the installer's network test", package: 'iputils-ping' },

@@ -110,6 +110,7 @@ export const installerRoutes = {
       'installer.image.missing',
       'installer.filesystem.unavailable',
       'system.zone.unknown',
+      'host.tool.missing',
     ],
   }),
   reboot: defineRoute({

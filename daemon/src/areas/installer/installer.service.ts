@@ -108,6 +108,8 @@ export class InstallerService {
   async startInstall(request: InstallRequest): Promise<InstallerStatus> {
     if (this.install && this.install.state !== 'failed') throw new ProblemError('installer.install.running', { state: this.install.state });
     if (this.deps.network.busy()) throw new ProblemError('installer.network.busy');
+    // grub-install needs udev only at the end, where its absence would leave the disk without a BIOS loader.
+    if (this.deps.runner.apply) await this.deps.runner.read(['udevadm', '--version']);
     const devicePath = await this.checkDisk(request.disk);
     if (!(await stat(this.deps.image).catch(() => null))?.isFile()) throw new ProblemError('installer.image.missing', { path: this.deps.image });
     if (!(await zoneExists('/', request.timeZone))) throw new ProblemError('system.zone.unknown', { zone: request.timeZone });

@@ -12,7 +12,22 @@ describe('install plan', () => {
     const layout = targetLayout('/dev/sdb', '/run/cellar-installer/target');
     const plan = planOf(layout, 'ext4', installSteps(layout, 'ext4', '/usr/lib/cellar/system-image.tar'));
     const programs = plan.commands.map((argv) => argv[0]);
-    expect(programs).to.deep.equal(['wipefs', 'sgdisk', 'sgdisk', 'partx', 'mkfs.vfat', 'mkfs.ext4', 'mount', 'tar', 'grub-mkimage', 'mmd', 'mcopy', 'umount']);
+    expect(programs).to.deep.equal([
+      'wipefs',
+      'sgdisk',
+      'sgdisk',
+      'partx',
+      'mkfs.vfat',
+      'mkfs.ext4',
+      'mount',
+      'tar',
+      'grub-mkimage',
+      'mmd',
+      'mcopy',
+      'grub-install',
+      'umount',
+    ]);
+    expect(plan.commands).to.deep.include(['grub-install', '--target=i386-pc', '--boot-directory=/run/cellar-installer/target/boot', '/dev/sdb']);
     expect(plan.commands).to.deep.include(['mkfs.ext4', '-F', '-q', '-L', 'cellar-system', '/dev/sdb3']);
     expect(plan.commands.at(-1)).to.deep.equal(['umount', '/run/cellar-installer/target']);
     expect(plan.files).to.include('/var/lib/cellar/install-id');

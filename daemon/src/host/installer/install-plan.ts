@@ -52,6 +52,7 @@ export const configuredFiles = [
   '/etc/timezone',
   '/etc/systemd/network/10-cellar.network',
   '/boot/grub/grub.cfg',
+  '/boot/grub/i386-pc/core.img',
   '/var/lib/cellar/install-id',
   '/var/lib/cellar/cellar.sqlite',
   // The first administrator's system account, made with the target's own tools (target-accounts.ts).
@@ -71,10 +72,8 @@ export function targetLayout(disk: string, target: string): TargetLayout {
 }
 
 /**
- * Every step of an installation in order. GPT with an EFI system partition and the system file
- * system; boxes boot by UEFI. The 1 MiB BIOS boot partition is kept free for a BIOS loader
- * (grub-install --target=i386-pc finds no GRUB drive for partitions of loop devices, so it is not
- * installed until it can be tested).
+ * Every step of an installation in order. GPT with a BIOS boot partition, an EFI system partition
+ * and the system file system; the box boots by UEFI or BIOS with the same grub.cfg.
  */
 export function installSteps(layout: TargetLayout, fileSystem: SystemFileSystem, image: string): InstallStep[] {
   const { disk, efi, system, target, efiStaging } = layout;
@@ -134,6 +133,9 @@ export function installSteps(layout: TargetLayout, fileSystem: SystemFileSystem,
     },
     { label: 'Installing the boot loader (UEFI)', argv: ['mmd', '-i', efi, '::/EFI', '::/EFI/BOOT'] },
     { label: 'Copying the boot loader (UEFI)', argv: ['mcopy', '-i', efi, loader, '::/EFI/BOOT/BOOTX64.EFI'] },
+    // boot.img into the disk's first sector, core.img into the BIOS boot partition, GRUB's modules
+    // into the target's /boot/grub. grub-install finds partitions through udevadm (udev).
+    { label: 'Installing the boot loader (BIOS)', argv: ['grub-install', '--target=i386-pc', `--boot-directory=${path.join(target, 'boot')}`, disk] },
     fileSystem === 'ext4'
       ? { label: 'Unmounting the system file system', argv: ['umount', target] }
       : { label: 'Exporting the system pool', argv: ['zpool', 'export', systemPool] },
