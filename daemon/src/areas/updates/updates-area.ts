@@ -98,6 +98,7 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
     product: { version: product.version, commit: () => (commit ??= buildCommit(runner)) },
     architecture: o.architecture,
     workDir: path.join(deps.config.dataDir, 'updates'),
+    dataDir: deps.config.dataDir,
   };
   const updates = new UpdatesService(serviceDeps);
   const jobs = updateJobs({

@@ -45,6 +45,8 @@ export interface UpdatesServiceDeps {
   architecture: string;
   /** Folder for the uploaded bundle and downloads. */
   workDir: string;
+  /** The daemon's data directory: it must not go back with the system datasets (docs/updates.md). */
+  dataDir: string;
 }
 
 /** The rules of updates: status, check, settings, the uploaded bundle, and starting install and restore jobs. */
@@ -192,6 +194,9 @@ export class UpdatesService {
     const installed = await this.installed();
     if (installed.notApplicable !== null) throw new ProblemError('system.updates.not_applicable', { reason: installed.notApplicable });
     if (this.running) throw new ProblemError('system.updates.busy', { jobId: this.running.jobId });
+    // Returning to a snapshot would also return users, shares and settings, and pull the database from under the daemon.
+    const dataset = await this.deps.snapshots.holding(this.deps.dataDir);
+    if (dataset !== null) throw new ProblemError('system.updates.data_in_system', { dataDir: this.deps.dataDir, dataset });
   }
 
   async install(user: Principal | null, request: InstallUpdateRequest, only: string[] | null = null): Promise<Job> {
