@@ -38,14 +38,15 @@ export interface DailyCheckDeps {
  * updates found as the same job a manual install is (snapshot, history). The box's own package is
  * only reported: a new version of the service waits for its administrator.
  */
-export function dailyCheck(deps: DailyCheckDeps): () => Promise<void> {
+export function dailyCheck(deps: DailyCheckDeps): (signal: AbortSignal) => Promise<void> {
   const { updates, state, clock, logger } = deps;
-  return async () => {
+  // The signal ends a running `apt-get update` when the daemon stops.
+  return async (signal) => {
     if ((await updates.installed()).notApplicable !== null) return;
     const { settings, lastCheck } = await state.load();
     const due = lastDue(clock.now(), settings.checkTime, deps.zone(), deps.delayMs);
     if (lastCheck && Date.parse(lastCheck.at) >= due) return;
-    const status = await updates.check();
+    const status = await updates.check(signal);
     const security = (status.lastCheck?.distribution ?? []).filter((u) => u.security).map((u) => u.name);
     logger.info('daily update check', { component: 'updates', available: status.lastCheck?.available?.version ?? null, security: security.length });
     if (!settings.automaticSecurity || security.length === 0) return;
