@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -139,5 +139,13 @@ describe('updates on a Debian root on ZFS: check, install as a job, a failing ma
     expect(status.snapshots.map((s) => s.name)).to.deep.equal([first]);
     await waitRestarts(2);
     expect(restarts).to.deep.equal(['package', 'snapshot']);
+  });
+
+  it("keeps apt's failure as the check's error, with the channel's version still listed", async () => {
+    writeFileSync(path.join(r.root, 'etc/apt/sources.list'), 'deb [trusted=yes] file:/srv/missing ./\n');
+    const status = await admin.api.updates.check();
+    expect(status.lastCheck?.error?.code).to.equal('system.distribution.failed');
+    expect(status.lastCheck?.available?.version).to.equal('1.1');
+    expect(status.lastCheck?.distribution).to.deep.equal([]);
   });
 });
