@@ -67,7 +67,7 @@ export interface DaemonOptions {
   /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */
   fileServices?: { deployment: FileServicesDeployment };
   /**
-   * Called once a restore answered: main.ts builds the daemon again in-process (docs/backup-format.md);
+   * Called once a restore answered: run-daemon.ts builds the daemon again in-process (docs/backup-format.md);
    * after an update changed the box's package or returned to a snapshot the process exits 75 and systemd
    * starts the new code (docs/updates.md). Tests count the calls.
    */

@@ -16,16 +16,19 @@ export interface DaemonProcess {
   dataDir: string;
   stderr(): string;
   kill(signal?: NodeJS.Signals): void;
+  /** The exit status once the process ended (null when a signal ended it). */
+  exited: Promise<number | null>;
   close(): Promise<void>;
 }
 
-export async function startDaemonProcess(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<DaemonProcess> {
-  await bundleDaemon();
+/** `argv`: what node runs instead of the bundle (a system test's entry with its seams, run as main.ts runs). */
+export async function startDaemonProcess(options: { env?: Record<string, string>; dataDir?: string; argv?: string[] } = {}): Promise<DaemonProcess> {
+  if (!options.argv) await bundleDaemon();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cellar-process-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let stderr = '';
-  const child: ChildProcess = spawn(process.execPath, [bundlePath], {
+  const child: ChildProcess = spawn(process.execPath, options.argv ?? [bundlePath], {
     env: { ...process.env, BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: processAdminPassword, BOX_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -36,12 +39,13 @@ export async function startDaemonProcess(options: { env?: Record<string, string>
     if (Date.now() > deadline) throw new Error(`the daemon did not answer: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     base,
     dataDir,
     stderr: () => stderr,
     kill: (signal = 'SIGKILL') => child.kill(signal),
+    exited,
     close: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -301,7 +301,7 @@ export const updatesRoutes = {
     }).id('InstallUpdateRequest'),
     status: 202,
     response: jobSchema,
-    errors: ['system.updates.not_applicable', 'system.updates.busy', 'system.update.not_found', 'system.updates.nothing'],
+    errors: ['system.updates.not_applicable', 'system.updates.busy', 'system.updates.data_in_system', 'system.update.not_found', 'system.updates.nothing'],
   }),
   restore: defineRoute({
     id: 'system.restoreUpdateSnapshot',
@@ -312,6 +312,6 @@ export const updatesRoutes = {
     params: snapshotParams,
     status: 202,
     response: jobSchema,
-    errors: ['system.updates.not_applicable', 'system.updates.busy', 'system.snapshot.not_found'],
+    errors: ['system.updates.not_applicable', 'system.updates.busy', 'system.updates.data_in_system', 'system.snapshot.not_found'],
   }),
 };

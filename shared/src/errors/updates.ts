@@ -12,6 +12,12 @@ export const updatesErrors = defineErrors({
   'system.update.not_newer': { status: 422, title: 'The update is not newer than the installed version', params: ['version', 'installed'] },
   'system.update.hash_mismatch': { status: 422, title: 'The package does not match the hash its signed index names', params: ['file'] },
   'system.channel.unreachable': { status: 502, title: "The update channel's index could not be read", params: ['channel'] },
+  'system.updates.data_in_system': {
+    status: 409,
+    title: "The service's data directory lies on a system dataset, which returning to a snapshot would take back too: make it a dataset of its own first",
+    params: ['dataDir', 'dataset'],
+  },
+  'system.distribution.failed': { status: 502, title: "apt could not read the distribution's package lists" },
   'system.update.failed': {
     status: 500,
     title: 'An update step failed; the system datasets returned to the snapshot taken before where there is one',

@@ -131,7 +131,8 @@ export function updateJobs(deps: UpdateJobsDeps): { install: JobKind<InstallJobP
           s.lastCheck = {
             ...s.lastCheck,
             available: params.box === 'channel' ? null : s.lastCheck.available,
-            distribution: params.distribution ? [] : s.lastCheck.distribution,
+            // Automatic security updates install only some: the others are still to be installed.
+            distribution: !params.distribution ? s.lastCheck.distribution : s.lastCheck.distribution.filter((u) => params.only?.includes(u.name) === false),
           };
       });
       if (params.box === 'upload') await rm(service.uploadDir, { recursive: true, force: true });

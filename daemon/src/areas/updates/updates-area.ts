@@ -11,7 +11,6 @@ import { product } from '../../core/product.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { trustedKeys } from '../../core/signed-index.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import { fromWallTime, wallTime } from '../../core/zoned-time.ts';
 import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { buildCommit } from '../../host/machine-info.ts';
@@ -19,6 +18,7 @@ import { AptHost } from '../../host/updates/apt.ts';
 import { findSystemDatasets, SystemSnapshots } from '../../host/updates/system-snapshots.ts';
 import type { SystemSettingRow } from '../system/system-settings.model.ts';
 import { UpdateChannelReader } from './channel.ts';
+import { dailyCheck } from './daily-check.ts';
 import { debianArchitecture } from './signed-release.ts';
 import { updateJobs } from './update-jobs.ts';
 import { UpdatesStateStore } from './updates-state.ts';
@@ -43,6 +43,8 @@ export interface UpdatesOptions {
   packageName: string;
   /** Debian's name of the box's architecture (default: Node's). */
   architecture: string;
+  /** The daily check's delay after the check time; default a random part of the hour, chosen at start. */
+  checkDelayMs: number | null;
 }
 
 export interface UpdatesAreaDeps {
@@ -73,6 +75,7 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
     channelUrl: box ? projectChannelUrl : null,
     packageName: 'cellar',
     architecture: debianArchitecture(),
+    checkDelayMs: null,
     ...deps.options.updates,
   };
   const runner = new CommandRunner(logger, o.apply);
@@ -95,6 +98,7 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
     product: { version: product.version, commit: () => (commit ??= buildCommit(runner)) },
     architecture: o.architecture,
     workDir: path.join(deps.config.dataDir, 'updates'),
+    dataDir: deps.config.dataDir,
   };
   const updates = new UpdatesService(serviceDeps);
   const jobs = updateJobs({
@@ -112,26 +116,9 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
   deps.topics.register(updatesTopic(updates));
 
   // Each box waits its own part of the hour after the check time, so not every box asks the channel at once.
-  const delayMs = Math.floor(Math.random() * hourMs);
-  deps.scheduler.every(
-    'updates.daily',
-    checkEveryMs,
-    async () => {
-      if ((await updates.installed()).notApplicable !== null) return;
-      const { settings, lastCheck } = await state.load();
-      const now = clock.now();
-      const [hour, minute] = settings.checkTime.split(':').map(Number);
-      const today = wallTime(now, deps.time.zone());
-      const due = fromWallTime({ ...today, hour: hour ?? 3, minute: minute ?? 0, second: 0 }, deps.time.zone()) + delayMs;
-      if (now < due || (lastCheck && Date.parse(lastCheck.at) >= due)) return;
-      const status = await updates.check();
-      const security = (status.lastCheck?.distribution ?? []).filter((u) => u.security).map((u) => u.name);
-      if (settings.automaticSecurity && security.length > 0 && !updates.running) {
-        await updates.install(null, { box: 'none', distribution: true }, security);
-      }
-    },
-    { delayFirst: true },
-  );
+  const delayMs = o.checkDelayMs ?? Math.floor(Math.random() * hourMs);
+  const zone = () => deps.time.zone();
+  deps.scheduler.every('updates.daily', checkEveryMs, dailyCheck({ updates, state, clock, logger, zone, delayMs }), { delayFirst: true });
 
   return {
     updates,

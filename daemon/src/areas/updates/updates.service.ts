@@ -2,7 +2,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
-import type { InstallUpdateRequest, UpdateSettings, UpdateStatus, UpdatesNotApplicable } from '../../../../shared/src/api/updates.ts';
+import type { BoxRelease, InstallUpdateRequest, UpdateSettings, UpdateStatus, UpdatesNotApplicable } from '../../../../shared/src/api/updates.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -45,6 +45,8 @@ export interface UpdatesServiceDeps {
   architecture: string;
   /** Folder for the uploaded bundle and downloads. */
   workDir: string;
+  /** The daemon's data directory: it must not go back with the system datasets (docs/updates.md). */
+  dataDir: string;
 }
 
 /** The rules of updates: status, check, settings, the uploaded bundle, and starting install and restore jobs. */
@@ -106,24 +108,40 @@ export class UpdatesService {
     if (!channel) throw new ProblemError('system.updates.not_applicable', { reason: installed.notApplicable ?? 'development' });
     const { settings } = await this.deps.state.load();
     const check: NonNullable<UpdateStatus['lastCheck']> = { at: new Date(this.deps.clock.now()).toISOString(), available: null, distribution: [], error: null };
-    try {
-      const index = await channel.index(settings.channel);
-      packageFor(index, this.deps.architecture);
-      try {
-        requireNewer(index.version, installed.version);
-        check.available = { version: index.version, commit: index.commit, published: index.published, notes: index.notes };
-      } catch (err) {
-        if (!(err instanceof ProblemError && err.code === 'system.update.not_newer')) throw err;
-      }
-      if (installed.notApplicable === null) check.distribution = await this.deps.apt.upgradable(signal);
-    } catch (err) {
+    const failed = (err: unknown) => {
       if (!(err instanceof ProblemError)) throw err;
-      check.error = { code: err.code, detail: err.message };
+      check.error ??= { code: err.code, detail: err.message };
       this.deps.logger.warn('update check failed', { component: 'updates', code: err.code, detail: err.message });
+    };
+    try {
+      check.available = await this.newer(channel, settings.channel, installed.version);
+    } catch (err) {
+      failed(err);
+    }
+    // Read even when the channel could not be: the distribution's security updates do not wait for the project's server.
+    if (installed.notApplicable === null) {
+      try {
+        check.distribution = await this.deps.apt.upgradable(signal);
+      } catch (err) {
+        failed(err);
+      }
     }
     await this.deps.state.change((s) => void (s.lastCheck = check));
     await this.changed();
     return this.status();
+  }
+
+  /** The channel's release when it is newer than the installed version, else null. */
+  private async newer(channel: UpdateChannelReader, name: UpdateSettings['channel'], installed: string): Promise<BoxRelease | null> {
+    const index = await channel.index(name);
+    packageFor(index, this.deps.architecture);
+    try {
+      requireNewer(index.version, installed);
+    } catch (err) {
+      if (err instanceof ProblemError && err.code === 'system.update.not_newer') return null;
+      throw err;
+    }
+    return { version: index.version, commit: index.commit, published: index.published, notes: index.notes };
   }
 
   async setSettings(settings: UpdateSettings): Promise<UpdateStatus> {
@@ -176,6 +194,9 @@ export class UpdatesService {
     const installed = await this.installed();
     if (installed.notApplicable !== null) throw new ProblemError('system.updates.not_applicable', { reason: installed.notApplicable });
     if (this.running) throw new ProblemError('system.updates.busy', { jobId: this.running.jobId });
+    // Returning to a snapshot would also return users, shares and settings, and pull the database from under the daemon.
+    const dataset = await this.deps.snapshots.holding(this.deps.dataDir);
+    if (dataset !== null) throw new ProblemError('system.updates.data_in_system', { dataDir: this.deps.dataDir, dataset });
   }
 
   async install(user: Principal | null, request: InstallUpdateRequest, only: string[] | null = null): Promise<Job> {

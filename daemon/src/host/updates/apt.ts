@@ -1,7 +1,8 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DistributionUpdate } from '../../../../shared/src/api/updates.ts';
-import type { CommandRunner } from '../command-runner.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import { CommandError, type CommandRunner } from '../command-runner.ts';
 
 /** `Inst libssl3 [3.0.11-1~deb12u1] (3.0.11-1~deb12u2 Debian-Security:12/stable-security [amd64])` of `apt-get -s`. */
 const instLine = /^Inst (\S+) (?:\[([^\]]*)\] )?\((\S+) ([^[)]*?)\s*(?:\[[^\]]*\])?\)/;
@@ -45,11 +46,16 @@ export class AptHost {
     return found.exitCode === 0 && m ? m[1]! : null;
   }
 
-  /** `apt-get update`, then what `apt-get upgrade` would do, without doing it. */
+  /** `apt-get update`, then what `apt-get upgrade` would do, without doing it. A failure of apt is a problem the check keeps. */
   async upgradable(signal?: AbortSignal): Promise<DistributionUpdate[]> {
-    await this.runner.run(this.argv(['apt-get', '-q', 'update']), { timeoutMs: 5 * 60_000, env, signal });
-    const sim = await this.runner.run(this.argv(['apt-get', '-s', '-q', '-o', 'Debug::NoLocking=1', 'upgrade', '--with-new-pkgs']), { env, signal });
-    return parseSimulation(sim.stdout);
+    try {
+      await this.runner.run(this.argv(['apt-get', '-q', 'update']), { timeoutMs: 5 * 60_000, env, signal });
+      const sim = await this.runner.run(this.argv(['apt-get', '-s', '-q', '-o', 'Debug::NoLocking=1', 'upgrade', '--with-new-pkgs']), { env, signal });
+      return parseSimulation(sim.stdout);
+    } catch (err) {
+      if (!(err instanceof CommandError)) throw err;
+      throw new ProblemError('system.distribution.failed', {}, { detail: err.message, cause: err });
+    }
   }
 
   /** Installs a package file (with the dependencies it names) through apt. */

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { CommandRunner } from '../command-runner.ts';
 import { holdTag, kindProperty } from '../zfs/zfs-driver.ts';
 
@@ -27,6 +29,33 @@ export class SystemSnapshots {
   async rollback(name: string, later: readonly string[]): Promise<void> {
     for (const other of later) await this.release(other);
     for (const ds of this.datasets) await this.runner.run(['zfs', 'rollback', '-r', `${ds}@${name}`], { timeoutMs: 10 * 60_000 });
+  }
+
+  /**
+   * The system dataset whose own file system holds `dir`, or null: a rollback of that dataset would
+   * take `dir` back too. A dataset mounted below a system dataset's mount point is its own file system.
+   */
+  async holding(folder: string): Promise<string | null> {
+    if (this.datasets.length === 0) return null;
+    const dir = path.resolve(folder);
+    const dev = (await stat(dir)).dev;
+    for (const ds of this.datasets) {
+      const mountpoint = await this.mountpoint(ds);
+      if (mountpoint === null) continue;
+      const relative = path.relative(mountpoint, dir);
+      if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) continue;
+      if ((await stat(mountpoint)).dev === dev) return ds;
+    }
+    return null;
+  }
+
+  /** Where a dataset is mounted: its property, or for `legacy` (a root mounted by fstab) where the mount table has it. */
+  private async mountpoint(ds: string): Promise<string | null> {
+    const property = (await this.runner.read(['zfs', 'get', '-H', '-o', 'value', 'mountpoint', ds], { allowFailure: true })).stdout.trim();
+    if (path.isAbsolute(property)) return property;
+    if (property !== 'legacy') return null;
+    const mounted = await this.runner.read(['findmnt', '-n', '-o', 'TARGET', '--source', ds], { allowFailure: true });
+    return mounted.stdout.split('\n')[0]?.trim() || null;
   }
 
   /** The update snapshots present on every system dataset, oldest first, with whether the first dataset's is held. */

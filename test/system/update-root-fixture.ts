@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureZfsFuse, LoopDisks, sh } from './zfs-fixture.ts';
+
+const cache = '/var/cache/cellar-tests/bookworm-apt.tar';
+
+/** An apt archive in the root: a folder with a flat Packages list, labelled like one of Debian's. */
+export interface TestArchive {
+  name: string;
+  /** `Debian-Security` marks the security archive, as on Debian's mirrors. */
+  label: string;
+  suite: string;
+  debs: string[];
+}
+
+/**
+ * A Debian root that stands in for the box: made by mmdebstrap (kept in /var/cache/cellar-tests,
+ * since Debian's mirror may take minutes), unpacked onto a ZFS dataset on zfs-fuse that plays the
+ * system dataset. apt and dpkg run in it through chroot, never on this machine. Needs root,
+ * zfs-fuse and mmdebstrap.
+ */
+export class UpdateRoot {
+  readonly disks: LoopDisks;
+  readonly pool: string;
+  /** The system dataset: the root lives on it. */
+  readonly dataset: string;
+  readonly root: string;
+
+  private constructor(prefix: string) {
+    this.disks = new LoopDisks(`${prefix}${process.pid}`);
+    this.disks.add(1, '1G');
+    this.pool = `${this.disks.prefix}a`;
+    this.dataset = `${this.pool}/ROOT`;
+    this.root = path.join(this.disks.work, 'mnt', this.pool, 'ROOT');
+  }
+
+  static async create(prefix: string): Promise<UpdateRoot> {
+    if (process.getuid?.() !== 0) throw new Error('the updates system tests need root (zfs-fuse, chroot)');
+    await ensureZfsFuse();
+    if (!existsSync(cache)) {
+      mkdirSync(path.dirname(cache), { recursive: true });
+      execFileSync('mmdebstrap', ['--variant=apt', '--quiet', 'bookworm', `${cache}.part`], { stdio: 'ignore', timeout: 10 * 60_000 });
+      execFileSync('mv', [`${cache}.part`, cache]);
+    }
+    const r = new UpdateRoot(prefix);
+    r.disks.pools.add(r.pool);
+    sh(['zpool', 'create', '-m', path.join(r.disks.work, 'mnt', r.pool), r.pool, r.disks.loops[0]!]);
+    sh(['zfs', 'create', '-o', 'compression=on', r.dataset]);
+    execFileSync('tar', ['-xf', cache, '-C', r.root], { stdio: 'ignore' });
+    // Only the test's own archives: the root never reaches Debian's mirror.
+    rmSync(path.join(r.root, 'etc/apt/sources.list.d'), { recursive: true, force: true });
+    writeFileSync(path.join(r.root, 'etc/apt/sources.list'), '');
+    return r;
+  }
+
+  inRoot(args: string[]): string {
+    return execFileSync('chroot', [this.root, ...args], { encoding: 'utf8', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
+  }
+
+  installed(pkg: string): string {
+    return this.inRoot(['dpkg-query', '-W', '-f', '${Version}', pkg]);
+  }
+
+  /** Installs package files with dpkg: what the box runs before the test starts. */
+  dpkgInstall(debs: string[]): void {
+    for (const deb of debs) {
+      writeFileSync(path.join(this.root, 'tmp', path.basename(deb)), readFileSync(deb));
+      this.inRoot(['dpkg', '-i', `/tmp/${path.basename(deb)}`]);
+    }
+  }
+
+  /** Writes each archive as a flat repository under /srv in the root and makes apt's sources name exactly these. */
+  archives(archives: TestArchive[]): void {
+    const lines: string[] = [];
+    for (const a of archives) {
+      const dir = path.join(this.root, 'srv', a.name);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      for (const deb of a.debs) writeFileSync(path.join(dir, path.basename(deb)), readFileSync(deb));
+      const packages = execFileSync('dpkg-scanpackages', ['-m', '.', '/dev/null'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      writeFileSync(path.join(dir, 'Packages'), packages);
+      const sum = createHash('sha256').update(packages).digest('hex');
+      writeFileSync(
+        path.join(dir, 'Release'),
+        `Origin: Debian\nLabel: ${a.label}\nSuite: ${a.suite}\nCodename: ${a.suite}\nDate: Wed, 25 Nov 2026 00:00:00 UTC\nSHA256:\n ${sum} ${Buffer.byteLength(packages)} Packages\n`,
+      );
+      lines.push(`deb [trusted=yes] file:/srv/${a.name} ./`);
+    }
+    writeFileSync(path.join(this.root, 'etc/apt/sources.list'), `${lines.join('\n')}\n`);
+  }
+
+  cleanup(): Promise<void> {
+    return this.disks.cleanup();
+  }
+}
