@@ -37,6 +37,8 @@ describe('install plan', () => {
     const layout = targetLayout('/dev/sdb', '/t');
     const plan = planOf(layout, 'zfs', installSteps(layout, 'zfs', '/image.tar'));
     expect(plan.commands).to.deep.include(['zpool', 'create', '-f', '-R', '/t', '-O', 'mountpoint=/', '-O', 'compression=lz4', 'cellar-system', '/dev/sdb3']);
+    // The data directory is its own dataset, so an update's rollback of the root leaves it (system.updates.data_in_system otherwise).
+    expect(plan.commands).to.deep.include(['zfs', 'create', '-o', 'mountpoint=/var/lib/cellar', 'cellar-system/data']);
     expect(plan.commands.some((argv) => argv[0] === 'mkfs.ext4' || argv[0] === 'mount')).to.equal(false);
     expect(plan.commands.at(-1)).to.deep.equal(['zpool', 'export', 'cellar-system']);
   });

@@ -90,6 +90,11 @@ export function installSteps(layout: TargetLayout, fileSystem: SystemFileSystem,
             label: 'Creating the system pool',
             argv: ['zpool', 'create', '-f', '-R', target, '-O', 'mountpoint=/', '-O', 'compression=lz4', systemPool, system],
           },
+          // The box's data is a dataset of its own: an update's rollback of the system must not take it back (docs/updates.md).
+          {
+            label: 'Creating the data dataset',
+            argv: ['zfs', 'create', '-o', 'mountpoint=/var/lib/cellar', `${systemPool}/data`],
+          },
         ];
   return [
     { label: 'Clearing old signatures', argv: ['wipefs', '-a', disk] },
