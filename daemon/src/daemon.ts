@@ -19,9 +19,7 @@ import { createStorageArea, defaultStorageOptions } from './areas/storage/storag
 import { storageHandlers } from './areas/storage/storage.routes.ts';
 import { storageShareLinks } from './areas/storage/share-links.ts';
 import { homesHandlers } from './areas/storage/homes.routes.ts';
-import type { HomesService } from './areas/storage/homes.service.ts';
 import { fileVersionsHandlers } from './areas/storage/file-versions.routes.ts';
-import { ProblemError } from './core/problem-error.ts';
 import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails-area.ts';
 import { thumbnailsHandlers } from './areas/files/thumbnails/thumbnails.routes.ts';
 import { createFileOperationsArea } from './areas/files/operations/file-operations-area.ts';
@@ -104,8 +102,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   sessionStore.ended.on('ended', (sid) => topics.closeSession(sid));
   // Built once the areas it reads exist; their change hooks reach it through this binding.
   let fileServices: FileServices | null = null;
-  // Homes live in the storage area, built after identity: user hooks reach it through this binding.
-  let homesService: HomesService | null = null;
+  // Built after identity and the system host: users' homes, the zone hook and the pool list reach it through this binding.
+  let storageArea: ReturnType<typeof createStorageArea> | null = null;
   // Installed apps join the permission catalog, which identity (built first) reads through this binding.
   let appsArea: AppsArea | null = null;
   // Needs the users service, built after the system service that reports it.
@@ -148,15 +146,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     apps: () => [...coreCatalogApps(), ...(appsArea?.apps.catalog() ?? [])],
     initialAdmin: config.mode === 'development' && !options.firstRunSetup ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
-    homes: {
-      paths: async () => (await homesService?.paths()) ?? new Map(),
-      created: async (user) => homesService?.create(user),
-      check: async (user, home, shareId) => {
-        if (!homesService && home !== undefined && home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
-        await homesService?.check(user, home, shareId);
-      },
-      dispose: async (user, home, shareId, actorId) => (await homesService?.dispose(user, home, shareId, actorId)) ?? { keptHome: null, job: null },
-    },
+    homes: () => storageArea?.homes ?? null,
   });
   const { users, auth } = identity;
   // The time area is built further down: the zone reaches it through this closure, called only on a request.
@@ -226,8 +216,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     folderChanged: (folder) => sharesArea.listings.invalidate(folder),
     entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
-  // Storage is built after it: the zone hook and the pool list reach it through this binding.
-  let storageArea: ReturnType<typeof createStorageArea> | null = null;
   const systemHost = await createSystemHostArea({
     mode: config.mode,
     dataDir: config.dataDir,
@@ -257,7 +245,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
   if (storageOptions.apply) logsArea.archiveOn(poolArchive(() => storage.pools.lastRead()));
-  homesService = storage.homes;
 
   appsArea = createAppsArea({
     db,
