@@ -4,7 +4,7 @@ import path from 'node:path';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
-import { appTokenResolver, mountApps } from './areas/apps/apps-http.ts';
+import { appTokenResolver, hostTokenResolver, mountApps } from './areas/apps/apps-http.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { createBackupArea } from './areas/backup/backup-area.ts';
 import { backupHandlers } from './areas/backup/backup.routes.ts';
@@ -57,14 +57,11 @@ import { jobsListTopicProvider, jobTopicProvider } from './core/jobs/job-topic.t
 import { Scheduler } from './core/scheduler.ts';
 import { JobsService } from './areas/jobs/jobs.service.ts';
 import { jobsHandlers } from './areas/jobs/jobs.routes.ts';
-import { secretFile } from './core/secret-file.ts';
 import { TopicsHub } from './core/topics/topics-hub.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { createHttpApp, sessionMiddleware } from './http/app.ts';
-import { registerArea, type RouteDeps } from './http/register-routes.ts';
-import { docsAssets } from './http/openapi/docs-assets.ts';
-import { docsHandlers } from './http/openapi/docs-handlers.ts';
+import { createHttpArea } from './http/http-area.ts';
+import { registerArea } from './http/register-routes.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 import { createProxyArea } from './areas/proxy/proxy-area.ts';
@@ -274,21 +271,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   const resolveToken = appTokenResolver(apps, async (sid) => (await sessionStore.isAlive(sid)) !== null, principals.resolve);
-  const routeDeps: RouteDeps = {
-    resolvePrincipal: principals.resolve,
-    validateResponses: config.validateResponses,
-    resolveAppToken: async (token, instanceId) => {
-      const found = await resolveToken(token, 'host', instanceId);
-      return found && { principal: found.principal, claims: { appId: found.appId, instanceId: found.instanceId } };
-    },
-  };
-  const httpOptions = {
+  const { app, sessions } = createHttpArea({
+    config,
     logger,
     sessionStore,
-    sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    secureCookies: config.https,
-    webDir: config.webDir,
-    mountApi: (router: import('express').Router) => {
+    resolvePrincipal: principals.resolve,
+    resolveAppToken: hostTokenResolver(resolveToken),
+    mountAreas: (router, routeDeps) => {
       installer.mount(router, routeDeps);
       registerArea(router, api.auth, authHandlers(auth), routeDeps);
       registerArea(router, api.users, usersHandlers(users), routeDeps);
@@ -315,12 +304,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       updates.mount(router, routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.store, store.handlers, routeDeps);
-      registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
-      router.use(docsAssets());
     },
-  };
-  const sessions = sessionMiddleware(httpOptions);
-  const app = createHttpApp(httpOptions, sessions);
+  });
   const server = installer.attach(await tls.createServer(app));
 
   const url = (): string => {
@@ -349,7 +334,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       fileServices?.changed();
       scheduler.start();
       await apps.apps.startBackends();
-      topics.attach(server, sessions, routeDeps.resolvePrincipal);
+      topics.attach(server, sessions, principals.resolve);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
