@@ -4,7 +4,7 @@ import path from 'node:path';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
-import { appTokenResolver, mountApps } from './areas/apps/apps-http.ts';
+import { appTokenResolver, hostTokenResolver, mountApps } from './areas/apps/apps-http.ts';
 import { authHandlers } from './areas/auth/auth.routes.ts';
 import { createBackupArea } from './areas/backup/backup-area.ts';
 import { backupHandlers } from './areas/backup/backup.routes.ts';
@@ -19,9 +19,7 @@ import { createStorageArea, defaultStorageOptions } from './areas/storage/storag
 import { storageHandlers } from './areas/storage/storage.routes.ts';
 import { storageShareLinks } from './areas/storage/share-links.ts';
 import { homesHandlers } from './areas/storage/homes.routes.ts';
-import type { HomesService } from './areas/storage/homes.service.ts';
 import { fileVersionsHandlers } from './areas/storage/file-versions.routes.ts';
-import { ProblemError } from './core/problem-error.ts';
 import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails-area.ts';
 import { thumbnailsHandlers } from './areas/files/thumbnails/thumbnails.routes.ts';
 import { createFileOperationsArea } from './areas/files/operations/file-operations-area.ts';
@@ -59,14 +57,11 @@ import { jobsListTopicProvider, jobTopicProvider } from './core/jobs/job-topic.t
 import { Scheduler } from './core/scheduler.ts';
 import { JobsService } from './areas/jobs/jobs.service.ts';
 import { jobsHandlers } from './areas/jobs/jobs.routes.ts';
-import { secretFile } from './core/secret-file.ts';
 import { TopicsHub } from './core/topics/topics-hub.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { createHttpApp, sessionMiddleware } from './http/app.ts';
-import { registerArea, type RouteDeps } from './http/register-routes.ts';
-import { docsAssets } from './http/openapi/docs-assets.ts';
-import { docsHandlers } from './http/openapi/docs-handlers.ts';
+import { createHttpArea } from './http/http-area.ts';
+import { registerArea } from './http/register-routes.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 import { createProxyArea } from './areas/proxy/proxy-area.ts';
@@ -104,8 +99,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   sessionStore.ended.on('ended', (sid) => topics.closeSession(sid));
   // Built once the areas it reads exist; their change hooks reach it through this binding.
   let fileServices: FileServices | null = null;
-  // Homes live in the storage area, built after identity: user hooks reach it through this binding.
-  let homesService: HomesService | null = null;
+  // Built after identity and the system host: users' homes, the zone hook and the pool list reach it through this binding.
+  let storageArea: ReturnType<typeof createStorageArea> | null = null;
   // Installed apps join the permission catalog, which identity (built first) reads through this binding.
   let appsArea: AppsArea | null = null;
   // Needs the users service, built after the system service that reports it.
@@ -148,15 +143,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     apps: () => [...coreCatalogApps(), ...(appsArea?.apps.catalog() ?? [])],
     initialAdmin: config.mode === 'development' && !options.firstRunSetup ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
-    homes: {
-      paths: async () => (await homesService?.paths()) ?? new Map(),
-      created: async (user) => homesService?.create(user),
-      check: async (user, home, shareId) => {
-        if (!homesService && home !== undefined && home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
-        await homesService?.check(user, home, shareId);
-      },
-      dispose: async (user, home, shareId, actorId) => (await homesService?.dispose(user, home, shareId, actorId)) ?? { keptHome: null, job: null },
-    },
+    homes: () => storageArea?.homes ?? null,
   });
   const { users, auth } = identity;
   // The time area is built further down: the zone reaches it through this closure, called only on a request.
@@ -226,8 +213,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     folderChanged: (folder) => sharesArea.listings.invalidate(folder),
     entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
-  // Storage is built after it: the zone hook and the pool list reach it through this binding.
-  let storageArea: ReturnType<typeof createStorageArea> | null = null;
   const systemHost = await createSystemHostArea({
     mode: config.mode,
     dataDir: config.dataDir,
@@ -257,7 +242,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
   if (storageOptions.apply) logsArea.archiveOn(poolArchive(() => storage.pools.lastRead()));
-  homesService = storage.homes;
 
   appsArea = createAppsArea({
     db,
@@ -287,21 +271,13 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   const resolveToken = appTokenResolver(apps, async (sid) => (await sessionStore.isAlive(sid)) !== null, principals.resolve);
-  const routeDeps: RouteDeps = {
-    resolvePrincipal: principals.resolve,
-    validateResponses: config.validateResponses,
-    resolveAppToken: async (token, instanceId) => {
-      const found = await resolveToken(token, 'host', instanceId);
-      return found && { principal: found.principal, claims: { appId: found.appId, instanceId: found.instanceId } };
-    },
-  };
-  const httpOptions = {
+  const { app, sessions } = createHttpArea({
+    config,
     logger,
     sessionStore,
-    sessionSecret: secretFile(path.join(config.dataDir, 'session-secret')),
-    secureCookies: config.https,
-    webDir: config.webDir,
-    mountApi: (router: import('express').Router) => {
+    resolvePrincipal: principals.resolve,
+    resolveAppToken: hostTokenResolver(resolveToken),
+    mountAreas: (router, routeDeps) => {
       installer.mount(router, routeDeps);
       registerArea(router, api.auth, authHandlers(auth), routeDeps);
       registerArea(router, api.users, usersHandlers(users), routeDeps);
@@ -328,12 +304,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       updates.mount(router, routeDeps);
       mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
       registerArea(router, api.store, store.handlers, routeDeps);
-      registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger }), routeDeps);
-      router.use(docsAssets());
     },
-  };
-  const sessions = sessionMiddleware(httpOptions);
-  const app = createHttpApp(httpOptions, sessions);
+  });
   const server = installer.attach(await tls.createServer(app));
 
   const url = (): string => {
@@ -362,7 +334,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       fileServices?.changed();
       scheduler.start();
       await apps.apps.startBackends();
-      topics.attach(server, sessions, routeDeps.resolvePrincipal);
+      topics.attach(server, sessions, principals.resolve);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {

@@ -2,28 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import backupEn from '../../web/src/apps/control-panel/backup/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
-import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
-
-/**
- * Visible controls whose right edge passes the viewport, unless a scrolling ancestor clips them (the
- * section tabs), or a page that scrolls sideways. A string: see phone-layout.test.ts.
- */
-const overflowScript = `(() => {
-  const width = window.innerWidth;
-  const out = [];
-  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label')) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.right <= width + 0.5) continue;
-    let clipped = false;
-    for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
-      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
-    }
-    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
-  }
-  return out;
-})()`;
+import { controlsPastViewport, openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: backup and restore in the Control Panel', function () {
   this.timeout(120_000);
@@ -42,11 +22,7 @@ describe('e2e: backup and restore in the Control Panel', function () {
   it('creates a backup, inspects it and restores the regional settings, at phone width and by keyboard', async () => {
     const api = (await box.signIn()).api;
     await api.system.setRegion({ body: { language: 'de', region: 'AT' } });
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, acceptDownloads: true });
-    const p = await context.newPage();
-    await signInThroughPage(p, box.url, 'admin', adminPassword);
-    await p.goto(`${box.url}/app/org.service.control-panel/backup`);
-    const panel = p.getByRole('tabpanel');
+    const { context, page: p, panel } = await openControlPanelSection(browser, box, 'backup', { acceptDownloads: true });
 
     // Create: the strength hint follows the typing; the download starts once both fields agree.
     const password = panel.getByLabel(backupEn['controlPanel.backup.password'], { exact: true }).first();
@@ -77,7 +53,7 @@ describe('e2e: backup and restore in the Control Panel', function () {
     const region = panel.getByRole('checkbox', { name: new RegExp(backupEn['controlPanel.backup.part.region']) });
     await region.waitFor();
     await panel.getByText('1 administrators').waitFor();
-    expect(await p.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await controlsPastViewport(p)).to.deep.equal([]);
     await p.screenshot({ path: screenshotPath('control-panel-backup-summary') });
 
     // Restore by keyboard: Space ticks the part, Enter asks, the dialog confirms.
@@ -92,7 +68,7 @@ describe('e2e: backup and restore in the Control Panel', function () {
     await panel.getByRole('status').filter({ hasText: backupEn['controlPanel.backup.restored'] }).waitFor();
     expect(await api.system.region()).to.deep.equal({ language: 'de', region: 'AT' });
     expect(restarts).to.equal(1);
-    expect(await p.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await controlsPastViewport(p)).to.deep.equal([]);
     await context.close();
   });
 });

@@ -1,26 +1,9 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import networkEn from '../../web/src/apps/control-panel/network/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
-import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
+import { controlsPastViewport, openControlPanelSection, phoneViewport, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestDaemon } from '../helpers/daemon.ts';
 import { makeNamespace, oldAddress, type TestNamespace } from '../system/network-fixture.ts';
-
-/** Visible controls whose right edge passes the viewport, or a page that scrolls sideways (see backup.test.ts). */
-const overflowScript = `(() => {
-  const width = window.innerWidth;
-  const out = [];
-  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, label')) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.right <= width + 0.5) continue;
-    let clipped = false;
-    for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
-      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
-    }
-    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
-  }
-  return out;
-})()`;
 
 // The daemon applies for real, with ip inside a namespace the test makes (a veth pair); the browser
 // talks to it over the loopback of this machine, which the change never touches.
@@ -42,11 +25,7 @@ describe('e2e: a network change in the Control Panel, checked, counted down and 
   });
 
   it('shows the check before applying, counts down after, and keeps the change when confirmed, at 390 px', async () => {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    await signInThroughPage(page, box.url, 'admin', adminPassword);
-    await page.goto(`${box.url}/app/org.service.control-panel/network`);
-    const panel = page.getByRole('tabpanel');
+    const { context, page, panel } = await openControlPanelSection(browser, box, 'network');
     const card = panel.getByTestId('interface-eth0');
     await card.getByTestId('live-addresses').filter({ hasText: oldAddress }).waitFor();
     await panel.getByLabel(networkEn['controlPanel.network.hostName'], { exact: true }).fill('cellar-moved');
@@ -59,7 +38,7 @@ describe('e2e: a network change in the Control Panel, checked, counted down and 
     await check.getByText('The box answers afterwards at: 10.88.0.2').waitFor();
     // Checking touched nothing.
     expect(ns.addresses()).to.deep.equal([oldAddress]);
-    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-network-check'), fullPage: true });
 
     await check.getByRole('button', { name: networkEn['controlPanel.network.apply'] }).click();
@@ -70,7 +49,7 @@ describe('e2e: a network change in the Control Panel, checked, counted down and 
     expect(ns.addresses()).to.deep.equal(['10.88.0.2/24']);
     await page.waitForTimeout(2100);
     expect(Number(await countdown.getAttribute('data-seconds'))).to.be.below(first);
-    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-network-countdown') });
 
     await panel.getByRole('button', { name: networkEn['controlPanel.network.confirm'] }).focus();
@@ -90,7 +69,7 @@ describe('e2e: a network change in the Control Panel, checked, counted down and 
       body: { ...(await admin.api.systemNetwork.network()).configured, hostName: 'cellar-followed' },
     });
     // A browser without the old address's cookie, as at a new address: the page opened by the old one.
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({ locale: 'en-US', viewport: phoneViewport });
     const page = await context.newPage();
     await page.goto(`${box.url}/#network-follow=${encodeURIComponent(pending.followToken!)}&change=${pending.changeId}`);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import overviewEn from '../../web/src/apps/overview/i18n/en.json' with { type: 'json' };
 import powerEn from '../../web/src/apps/control-panel/power/i18n/en.json' with { type: 'json' };
 import timeEn from '../../web/src/apps/control-panel/time/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import { openControlPanelSection, phoneViewport, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 import { makeTimeRoot } from '../helpers/time-root.ts';
 
@@ -48,7 +48,7 @@ describe('e2e: Overview, Time and Power', function () {
   });
 
   async function phonePage(): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({ locale: 'en-US', viewport: phoneViewport });
     const page = await context.newPage();
     await signInThroughPage(page, box.url, 'admin', adminPassword);
     return page;
@@ -77,9 +77,7 @@ describe('e2e: Overview, Time and Power', function () {
   });
 
   it('sets the time zone and servers from the Time section', async () => {
-    const page = await phonePage();
-    await page.goto(`${box.url}/app/org.service.control-panel/time`);
-    const panel = page.getByRole('tabpanel');
+    const { page, panel } = await openControlPanelSection(browser, box, 'time');
     const zone = panel.getByLabel(timeEn['controlPanel.time.zone'], { exact: true });
     await zone.and(page.locator(':enabled')).waitFor();
     await zone.fill('Asia/Tokyo');
@@ -102,8 +100,7 @@ describe('e2e: Overview, Time and Power', function () {
     let release = (): void => {};
     box.daemon.jobs.register('test.copyFiles', { run: () => new Promise<null>((resolve) => (release = () => resolve(null))) });
     const job = await box.daemon.jobs.enqueue('test.copyFiles', {}, admin.user!.id);
-    const page = await phonePage();
-    await page.goto(`${box.url}/app/org.service.control-panel/power`);
+    const { page } = await openControlPanelSection(browser, box, 'power');
     await page.getByRole('button', { name: powerEn['controlPanel.power.restart'], exact: true }).click();
     const dialog = page.getByRole('dialog', { name: powerEn['controlPanel.power.confirmRestart'] });
     await dialog.getByTestId('cut-jobs').getByText(`Job ${job.id} (test.copyFiles), running`).waitFor();

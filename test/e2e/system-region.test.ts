@@ -3,8 +3,8 @@ import type { Browser } from 'playwright-core';
 import regionEn from '../../web/src/apps/control-panel/region/i18n/en.json' with { type: 'json' };
 import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
-import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
+import { openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: the box language and region', function () {
   this.timeout(90_000);
@@ -20,11 +20,7 @@ describe('e2e: the box language and region', function () {
   });
 
   it('an administrator sets German and Austria; a browser asking for French then signs in in German', async () => {
-    const admin = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
-    const p = await admin.newPage();
-    await signInThroughPage(p, box.url, 'admin', adminPassword);
-    await p.goto(`${box.url}/app/org.service.control-panel/region`);
-    const panel = p.getByRole('tabpanel');
+    const { context: admin, page: p, panel } = await openControlPanelSection(browser, box, 'region', { viewport: { width: 1280, height: 800 } });
     const language = panel.getByLabel(regionEn['controlPanel.region.language'], { exact: true });
     await language.and(p.locator(':enabled')).waitFor();
     await language.selectOption('de');

@@ -6,26 +6,9 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import updatesEn from '../../web/src/apps/control-panel/updates/i18n/en.json' with { type: 'json' };
 import { debianArchitecture } from '../../daemon/src/areas/updates/signed-release.ts';
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
-import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
+import { controlsPastViewport, openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestDaemon } from '../helpers/daemon.ts';
 import { bundleOf, buildDeb, indexFor, serveFolder, TestSigner, writeRelease } from '../helpers/update-channel.ts';
-
-/** Controls whose right edge passes the viewport, or a page that scrolls sideways (as in backup.test.ts). */
-const overflowScript = `(() => {
-  const width = window.innerWidth;
-  const out = [];
-  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label')) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.right <= width + 0.5) continue;
-    let clipped = false;
-    for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
-      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
-    }
-    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
-  }
-  return out;
-})()`;
 
 /**
  * The Control Panel's Updates section on a development daemon with a signed channel on loopback:
@@ -64,11 +47,7 @@ describe('e2e: updates in the Control Panel', function () {
   });
 
   it('checks, refuses an unsigned file, keeps a signed one until discarded and saves the settings, at phone width and by keyboard', async () => {
-    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
-    const p = await context.newPage();
-    await signInThroughPage(p, box.url, 'admin', adminPassword);
-    await p.goto(`${box.url}/app/org.service.control-panel/updates`);
-    const panel = p.getByRole('tabpanel');
+    const { context, page: p, panel } = await openControlPanelSection(browser, box, 'updates');
     await panel.getByText(updatesEn['controlPanel.updates.notApplicable.development']).waitFor();
     await panel.getByText(updatesEn['controlPanel.updates.never']).waitFor();
 
@@ -86,7 +65,7 @@ describe('e2e: updates in the Control Panel', function () {
     await send.click();
     await panel.getByTestId('uploaded').filter({ hasText: 'Waiting: version 9.1.0' }).waitFor();
     expect((await (await box.signIn()).api.updates.status()).upload?.version).to.equal('9.1.0');
-    expect(await p.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await controlsPastViewport(p)).to.deep.equal([]);
     await p.screenshot({ path: screenshotPath('control-panel-updates'), fullPage: true });
 
     await panel.getByRole('button', { name: updatesEn['controlPanel.updates.discard'] }).focus();
@@ -99,7 +78,7 @@ describe('e2e: updates in the Control Panel', function () {
     await panel.getByRole('status').filter({ hasText: updatesEn['controlPanel.updates.saved'] }).waitFor();
     const settings = (await (await box.signIn()).api.updates.status()).settings;
     expect(settings).to.deep.equal({ channel: 'beta', checkTime: '03:00', automaticSecurity: true });
-    expect(await p.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await controlsPastViewport(p)).to.deep.equal([]);
     await context.close();
   });
 });

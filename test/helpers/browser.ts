@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { startTestDaemon, type TestDaemon } from './daemon.ts';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { adminPassword, startTestDaemon, type TestDaemon } from './daemon.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
@@ -100,4 +100,59 @@ export async function signInThroughPage(page: Page, baseUrl: string, username: s
 
 export function screenshotPath(name: string): string {
   return path.join(artifacts, `${name}.png`);
+}
+
+/** The phone every window must be usable on. */
+export const phoneViewport = { width: 390, height: 844 };
+
+export interface OpenedSection {
+  context: BrowserContext;
+  page: Page;
+  /** The section's tab panel. */
+  panel: Locator;
+}
+
+/**
+ * The administrator, signed in through the sign-in page in a fresh browser context, with the
+ * Control Panel open at `section` (a section id, with a sub-route where wanted). A phone at
+ * 390x844 in English unless told otherwise; the caller closes the context.
+ */
+export async function openControlPanelSection(
+  browser: Browser,
+  box: { url: string },
+  section: string,
+  options: { viewport?: { width: number; height: number }; locale?: string; acceptDownloads?: boolean } = {},
+): Promise<OpenedSection> {
+  const { viewport = phoneViewport, locale = 'en-US', acceptDownloads = false } = options;
+  const context = await browser.newContext({ locale, viewport, acceptDownloads });
+  const page = await context.newPage();
+  await signInThroughPage(page, box.url, 'admin', adminPassword);
+  await page.goto(`${box.url}/app/org.service.control-panel/${section}`);
+  return { context, page, panel: page.getByRole('tabpanel') };
+}
+
+/**
+ * Visible controls whose right edge passes the viewport, unless a scrolling ancestor clips them
+ * (the section tabs), and a page that scrolls sideways. A string, not a function: the test
+ * runner's transform would add helpers the page lacks.
+ */
+const controlsPastViewportScript = `(() => {
+  const width = window.innerWidth;
+  const out = [];
+  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, label')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 0.5) continue;
+    let clipped = false;
+    for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
+      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
+    }
+    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
+  }
+  return out;
+})()`;
+
+/** What passes the page's right edge (see the script above); empty when nothing does. */
+export function controlsPastViewport(page: Page): Promise<string[]> {
+  return page.evaluate(controlsPastViewportScript) as Promise<string[]>;
 }

@@ -36,6 +36,14 @@ export function appTokenResolver(
   };
 }
 
+/** The route deps' resolveAppToken: a host token presented by its window, as the user and the claims it carries. */
+export function hostTokenResolver(resolveToken: ReturnType<typeof appTokenResolver>): NonNullable<RouteDeps['resolveAppToken']> {
+  return async (token, instanceId) => {
+    const found = await resolveToken(token, 'host', instanceId);
+    return found && { principal: found.principal, claims: { appId: found.appId, instanceId: found.instanceId } };
+  };
+}
+
 export interface AppsHttpDeps {
   routeDeps: RouteDeps;
   resolveToken: ReturnType<typeof appTokenResolver>;

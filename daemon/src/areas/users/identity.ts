@@ -4,6 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { coreApps } from '../../../../shared/src/apps.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
+import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicsHub } from '../../core/topics/topics-hub.ts';
 import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
@@ -46,12 +47,32 @@ export interface IdentityOptions {
   apps?: () => readonly CatalogApp[];
   /** Called after users, groups or rights change (file services re-apply Samba, SFTP and ACLs). */
   accountsChanged?: () => void;
-  /** Users' homes on the home pool (the storage area). */
-  homes?: UserHomes;
+  /** Users' homes on the home pool: the storage area's, once built (after identity); null before. */
+  homes?: () => HomesOfUsers | null;
   /** Called after a user was deleted, for what other areas keep per user. */
   userDeleted?: (userId: number) => Promise<void>;
   /** The language of a user created without one: the box's (System, Region). */
   defaultLanguage?: () => Promise<Language>;
+}
+
+/** What identity asks of the storage area's homes (HomesService). */
+export type HomesOfUsers = Pick<UserHomes, 'paths' | 'check' | 'dispose'> & { create: UserHomes['created'] };
+
+/**
+ * Users' homes through the storage area, which is built after identity: before it there are none,
+ * and a deletion asking to move or destroy a home is refused, not silently done without one.
+ */
+function lateHomes(homes: () => HomesOfUsers | null): UserHomes {
+  return {
+    paths: async () => (await homes()?.paths()) ?? new Map(),
+    created: async (user) => homes()?.create(user),
+    check: async (user, home, shareId) => {
+      const area = homes();
+      if (!area && home !== undefined && home !== 'keep') throw new ProblemError('users.home.unavailable', { home });
+      await area?.check(user, home, shareId);
+    },
+    dispose: async (user, home, shareId, actorId) => (await homes()?.dispose(user, home, shareId, actorId)) ?? { keptHome: null, job: null },
+  };
 }
 
 export const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
@@ -87,7 +108,7 @@ export async function createIdentity(o: IdentityOptions) {
     groups: groupModels,
     sessions: o.sessionStore,
     totp,
-    homes: o.homes,
+    homes: o.homes && lateHomes(o.homes),
     deleted: o.userDeleted,
     defaultLanguage: o.defaultLanguage,
   });

@@ -123,12 +123,7 @@ describe('user deletion with a home: checks first, a failed home step leaves a w
       dataDir: dir,
       applyAccounts: false,
       initialAdmin: { password: 'initial-admin-password-1' },
-      homes: {
-        paths: () => homes.paths(),
-        created: (user) => homes.create(user),
-        check: (user, home, shareId) => homes.check(user, home, shareId),
-        dispose: (user, home, shareId, actorId) => homes.dispose(user, home, shareId, actorId),
-      },
+      homes: () => homes,
     });
     const admin = (await identity.users.findByName('admin'))!;
     actor = { ...(await identity.users.principal(admin.id))!, sessionId: 'test' };
