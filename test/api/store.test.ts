@@ -282,9 +282,34 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
     const installed = new Map((await admin.api.apps.list()).apps.map((a) => [a.id, a.manifest.version]));
     expect(installed.get('org.example.notes')).to.equal('2.0.0');
     expect(installed.get('org.example.clock')).to.equal('1.0.0');
-    const notes = (await admin.api.notifications.list()).items.filter((n) => n.type === 'store.update');
+    const announced = async () => (await admin.api.notifications.list()).items.filter((n) => n.type === 'store.update');
+    const notes = await announced();
     expect(notes.map((n) => n.title)).to.deep.equal(['org.example.clock 1.1.0 is available']);
+    // A code and params the web translates; the title and body are the English fallback.
+    expect(notes[0]).to.deep.include({
+      code: 'store.update.available',
+      params: { appId: 'org.example.clock', version: '1.1.0', installedVersion: '1.0.0' },
+      link: '/app/org.service.app-center/store',
+    });
     expect((await admin.api.store.state()).updates.map((u) => u.appId)).to.deep.equal(['org.example.clock']);
+  });
+
+  it('announces each app version once: a later check stays quiet, a newer version is announced again', async () => {
+    const announced = async () =>
+      (await admin.api.notifications.list()).items.filter((n) => n.type === 'store.update').map((n) => `${n.params?.appId}@${n.params?.version}`);
+    expect(await announced()).to.deep.equal(['org.example.clock@1.1.0']);
+    let check = await ended(admin, (await admin.api.store.check()).id, 60_000);
+    expect(check.result).to.deep.include({ announced: [] });
+    expect(await announced()).to.deep.equal(['org.example.clock@1.1.0']);
+    // The beta channel (in use since the channel test) gets clock 1.2.0.
+    const next = structuredClone(stable);
+    next.apps[0]!.versions.push({ folder: appFolder(work, { id: 'org.example.notes', version: '2.0.0', dataVersion: 2 }) });
+    next.apps[2]!.versions.push({ folder: appFolder(work, { id: 'org.example.clock', version: '1.2.0', author: 'Clockmakers' }) });
+    await catalogBranch(gitRoot(), 'project', 'catalog-next', next, key.signing);
+    check = await ended(admin, (await admin.api.store.check()).id, 60_000);
+    expect(check.state, JSON.stringify(check.error)).to.equal('succeeded');
+    expect(check.result).to.deep.include({ announced: [{ appId: 'org.example.clock', version: '1.2.0' }] });
+    expect(await announced()).to.deep.equal(['org.example.clock@1.2.0', 'org.example.clock@1.1.0']);
   });
 });
 
