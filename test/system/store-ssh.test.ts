@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
@@ -128,6 +128,9 @@ describe('system: a private store catalog over SSH (sshd, git-shell, deploy key,
     expect(shown.hostKey).to.be.a('string').and.contain(fingerprint()!);
     const apps = (await admin.api.store.apps({ query: { catalog: shown.id } })).apps;
     expect(apps.map((a) => [a.appId, a.version, a.verified])).to.deep.equal([['org.example.secret', '1.0.0', false]]);
+    // git ran ssh through the box's GIT_SSH program (no shell), which gives ssh the catalog's own configuration.
+    const wrapper = path.join(box.dataDir, 'store', 'catalogs', String(info.key), 'ssh', 'git-ssh.cjs');
+    expect(statSync(wrapper).mode & 0o777).to.equal(0o700);
     // The account is git-shell's: the box could read the repository and nothing else.
     expect(readFileSync('/etc/passwd', 'utf8')).to.match(new RegExp(`^${user}:.*:/usr/bin/git-shell$`, 'm'));
   });
