@@ -4,23 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { Job } from '../../shared/src/api/jobs.ts';
 import type { CatalogSource } from '../../build/scripts/build-catalog.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { startGitHttp, startStuckServer, type LoopbackServer } from '../helpers/git-servers.ts';
 import { sleep } from '../helpers/jobs.ts';
-import { appFolder, catalogBranch, pngBytes, testSigningKey } from '../helpers/store-catalogs.ts';
-
-/** Polls a job until it ends (fetches may take a few seconds: the stuck server's time limit). */
-export async function ended(client: TestClient, id: number, ms = 20_000): Promise<Job> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const job = await client.api.jobs.get({ params: { id } });
-    if (job.state !== 'queued' && job.state !== 'running') return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.state}`);
-    await sleep(25);
-  }
-}
+import { appFolder, catalogBranch, ended, pngBytes, testSigningKey } from '../helpers/store-catalogs.ts';
 
 describe('store: catalogs from git, verified copies, apps and packages', function () {
   this.timeout(120_000);
@@ -232,6 +220,14 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
     const shown = (await admin.api.store.state()).catalogs.find((c) => c.key === info.key)!;
     expect(shown).to.include({ state: 'failed', deployKey: info.deployKey, verified: false });
     await admin.api.store.removeCatalog({ params: { key: info.key } });
+    // git's ssh:// form with a port is taken; a host that would read as an ssh option is not.
+    const ported = await admin.api.store.addCatalog({ body: { url: 'ssh://git@127.0.0.1:2222/owner/private.git' } });
+    expect(ported).to.include({ name: 'private' });
+    expect(ported.deployKey).to.match(/^ssh-ed25519 /);
+    await ended(admin, (await admin.api.jobs.list()).find((j) => j.kind === 'store.sync')!.id);
+    await admin.api.store.removeCatalog({ params: { key: ported.key } });
+    for (const url of ['ssh://-oProxyCommand=touch/x', 'ssh://git@-oProxyCommand=x:22/a', '-oProxyCommand=x@host:a.git'])
+      await expectProblem(admin.api.store.addCatalog({ body: { url } }), 'request.body.invalid', 400);
   });
 
   it('switching a catalog off hides its apps; switching it on fetches it at once; the read token is kept but never shown', async () => {
@@ -286,9 +282,34 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
     const installed = new Map((await admin.api.apps.list()).apps.map((a) => [a.id, a.manifest.version]));
     expect(installed.get('org.example.notes')).to.equal('2.0.0');
     expect(installed.get('org.example.clock')).to.equal('1.0.0');
-    const notes = (await admin.api.notifications.list()).items.filter((n) => n.type === 'store.update');
+    const announced = async () => (await admin.api.notifications.list()).items.filter((n) => n.type === 'store.update');
+    const notes = await announced();
     expect(notes.map((n) => n.title)).to.deep.equal(['org.example.clock 1.1.0 is available']);
+    // A code and params the web translates; the title and body are the English fallback.
+    expect(notes[0]).to.deep.include({
+      code: 'store.update.available',
+      params: { appId: 'org.example.clock', version: '1.1.0', installedVersion: '1.0.0' },
+      link: '/app/org.service.app-center/store',
+    });
     expect((await admin.api.store.state()).updates.map((u) => u.appId)).to.deep.equal(['org.example.clock']);
+  });
+
+  it('announces each app version once: a later check stays quiet, a newer version is announced again', async () => {
+    const announced = async () =>
+      (await admin.api.notifications.list()).items.filter((n) => n.type === 'store.update').map((n) => `${n.params?.appId}@${n.params?.version}`);
+    expect(await announced()).to.deep.equal(['org.example.clock@1.1.0']);
+    let check = await ended(admin, (await admin.api.store.check()).id, 60_000);
+    expect(check.result).to.deep.include({ announced: [] });
+    expect(await announced()).to.deep.equal(['org.example.clock@1.1.0']);
+    // The beta channel (in use since the channel test) gets clock 1.2.0.
+    const next = structuredClone(stable);
+    next.apps[0]!.versions.push({ folder: appFolder(work, { id: 'org.example.notes', version: '2.0.0', dataVersion: 2 }) });
+    next.apps[2]!.versions.push({ folder: appFolder(work, { id: 'org.example.clock', version: '1.2.0', author: 'Clockmakers' }) });
+    await catalogBranch(gitRoot(), 'project', 'catalog-next', next, key.signing);
+    check = await ended(admin, (await admin.api.store.check()).id, 60_000);
+    expect(check.state, JSON.stringify(check.error)).to.equal('succeeded');
+    expect(check.result).to.deep.include({ announced: [{ appId: 'org.example.clock', version: '1.2.0' }] });
+    expect(await announced()).to.deep.equal(['org.example.clock@1.2.0', 'org.example.clock@1.1.0']);
   });
 });
 

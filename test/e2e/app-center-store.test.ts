@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import de from '../../web/src/apps/app-center/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/app-center/i18n/en.json' with { type: 'json' };
+import desktopDe from '../../web/src/desktop/i18n/de.json' with { type: 'json' };
 import type { CatalogSource } from '../../build/scripts/build-catalog.ts';
 import { exampleVariant, fill } from '../helpers/app-packages.ts';
 import { assertBrowserPrerequisites, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
@@ -116,6 +117,36 @@ describe('e2e: App Center Store', function () {
         expect(offscreen, route).to.deep.equal([]);
         await p.screenshot({ path: screenshotPath(`app-center-${route.replace(/\W+/g, '-')}-de-phone`), fullPage: true });
       }
+    } finally {
+      await phone.close();
+      await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
+    }
+  });
+
+  it('shows the update notification of the check in the user language at phone size and opens the Store from it', async () => {
+    await catalogBranch(gitRoot(), 'garden', 'catalog', source(['1.0.0', '1.1.0', '1.2.0']));
+    const admin = await box.signIn();
+    const check = await admin.api.store.check();
+    expect((await waitForJob(admin, check.id, isFinished, 'the check')).state).to.equal('succeeded');
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE username = 'admin'");
+    const phone = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } });
+    try {
+      const p = await phone.newPage();
+      await signInThroughPage(p, box.url, 'admin', adminPassword);
+      await p.getByRole('button', { name: fill(desktopDe['notify.button'], { count: 1 }) }).click();
+      const centre = p.getByRole('region', { name: desktopDe['notify.title'] });
+      const params = { appId: 'org.example.notes', version: '1.2.0', installedVersion: '1.1.0' };
+      await centre.getByText(fill(de['notification.store.update.available.title'], params)).waitFor();
+      await centre.getByText(fill(de['notification.store.update.available.body'], params)).waitFor();
+      const offscreen = await p.evaluate(() =>
+        [...document.querySelectorAll('.tray-panel h2, .tray-panel button, [data-notification]')]
+          .map((el) => ({ text: (el.textContent ?? '').trim().slice(0, 30), right: el.getBoundingClientRect().right }))
+          .filter((e) => e.right > window.innerWidth + 0.5),
+      );
+      expect(offscreen).to.deep.equal([]);
+      await p.screenshot({ path: screenshotPath('store-update-notification-de-phone') });
+      await centre.getByRole('button', { name: desktopDe['notify.open'] }).click();
+      await p.getByText(fill(de['appCenter.store.updateLine'], { app: 'Notes', from: '1.1.0', to: '1.2.0' })).waitFor({ timeout: 15_000 });
     } finally {
       await phone.close();
       await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");

@@ -2,6 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildCatalog, type CatalogSource, type Signing } from '../../build/scripts/build-catalog.ts';
+import type { Job } from '../../shared/src/api/jobs.ts';
+import type { TestClient } from './daemon.ts';
+import { sleep } from './jobs.ts';
 
 /** A signing key of the tests and the key file that makes a development daemon trust it (config trustedKeysFile). */
 export function testSigningKey(work: string, keyId = 'test-key'): { signing: Signing; keysFile: string } {
@@ -30,3 +33,13 @@ export function catalogBranch(root: string, name: string, branch: string, source
 
 /** A tiny PNG's first bytes: what the box serves is checked by hash, not decoded. */
 export const pngBytes = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+/** Polls a job until it ends (fetches may take a few seconds: the stuck server's time limit). */
+export async function ended(client: TestClient, id: number, ms = 20_000): Promise<Job> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const job = await client.api.jobs.get({ params: { id } });
+    if (job.state !== 'queued' && job.state !== 'running') return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.state}`);
+    await sleep(25);
+  }
+}

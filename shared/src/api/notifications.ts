@@ -20,6 +20,13 @@ export interface Notification {
   level: NotificationLevel;
   title: string;
   body: string;
+  /**
+   * What the notification says as a code the web translates with `params` (`store.update.available`);
+   * null for notifications whose title and body are the text (core apps' messages). Title and body
+   * stay as an English fallback.
+   */
+  code: string | null;
+  params: Record<string, string | number> | null;
   /** A desktop URL (`/apps/...`) that opens what the notification is about; null for none. */
   link: string | null;
   read: boolean;
@@ -54,6 +61,11 @@ export const notificationSchema = Joi.object<Notification, true>({
     .required(),
   title: Joi.string().required(),
   body: Joi.string().allow('').required(),
+  code: Joi.string().allow(null).required(),
+  params: Joi.object()
+    .pattern(Joi.string(), Joi.alternatives(Joi.string().allow(''), Joi.number()))
+    .allow(null)
+    .required(),
   link: Joi.string().allow(null).required(),
   read: Joi.boolean().required(),
   createdAt: isoTime().required(),

@@ -122,8 +122,13 @@ export interface UpdateCatalogRequest {
 export const storeLimits = { name: 100, url: 500, token: 500 } as const;
 
 export const dailyTimePattern = /^([01]\d|2[0-3]):[0-5]\d$/;
-/** https://host/path, or the SSH form git@host:owner/repository.git (http:// only in development mode, for tests). */
-export const catalogUrlPattern = /^(https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~%/-]*)?|[a-z_][a-z0-9_-]{0,31}@[A-Za-z0-9.-]+:[A-Za-z0-9._/-]+\.git)$/;
+/**
+ * https://host/path; the SSH form git@host:owner/repository.git; or git's ssh://[user@]host[:port]/path,
+ * for a server on another port (a self-hosted Gitea on 2222). http:// only in development mode, for tests.
+ * Hosts start with a letter or digit, so no address reads as an ssh option.
+ */
+export const catalogUrlPattern =
+  /^(https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~%/-]*)?|[a-z_][a-z0-9_-]{0,31}@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._/-]+\.git|ssh:\/\/([a-z_][a-z0-9_-]{0,31}@)?[A-Za-z0-9][A-Za-z0-9.-]*(:\d{1,5})?\/[A-Za-z0-9._~/-]+)$/;
 export const catalogIdPattern = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const policy = () => Joi.string().valid('automatic', 'notify', 'none');
@@ -260,7 +265,7 @@ export const storeRoutes = {
     path: '/api/store/catalogs',
     access: 'admin',
     summary:
-      'Adds a custom catalog: https:// is fetched at once as a job; the SSH form makes a deploy key to add to the repository, then the catalog is fetched',
+      'Adds a custom catalog: https:// is fetched at once as a job; the SSH forms (git@host:owner/repository.git, ssh://[user@]host[:port]/path) make a deploy key to add to the repository, then the catalog is fetched',
     body: Joi.object<AddCatalogRequest, true>({
       url: Joi.string().max(storeLimits.url).pattern(catalogUrlPattern, 'catalog address').required(),
       name: Joi.string().min(1).max(storeLimits.name),

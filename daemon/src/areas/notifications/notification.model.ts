@@ -9,6 +9,9 @@ export class NotificationRow extends Model {
   declare level: NotificationLevel;
   declare title: string;
   declare body: string;
+  declare code: string | null;
+  /** JSON of the code's params. */
+  declare params: string | null;
   declare link: string | null;
   declare read: boolean;
   declare createdAt: string;
@@ -27,6 +30,8 @@ export function initNotificationModel(sequelize: Sequelize): typeof Notification
       level: { type: DataTypes.TEXT, allowNull: false },
       title: { type: DataTypes.TEXT, allowNull: false },
       body: { type: DataTypes.TEXT, allowNull: false },
+      code: { type: DataTypes.TEXT, allowNull: true },
+      params: { type: DataTypes.TEXT, allowNull: true },
       link: { type: DataTypes.TEXT, allowNull: true },
       read: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       createdAt: { type: DataTypes.TEXT, allowNull: false },

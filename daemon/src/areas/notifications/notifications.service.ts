@@ -30,6 +30,9 @@ export interface NewNotification {
   type: string;
   title: string;
   body?: string;
+  /** A code the web translates with `params`; title and body are its English text. */
+  code?: string;
+  params?: Record<string, string | number>;
   level?: NotificationLevel;
   appId?: string | null;
   link?: string | null;
@@ -49,6 +52,8 @@ function toNotification(row: NotificationRow): Notification {
     level: row.level,
     title: row.title,
     body: row.body,
+    code: row.code ?? null,
+    params: row.params ? (JSON.parse(row.params) as Record<string, string | number>) : null,
     link: row.link,
     read: row.read,
     createdAt: row.createdAt,
@@ -83,6 +88,8 @@ export class NotificationsService {
       level: input.level ?? 'info',
       title: input.title,
       body: input.body ?? '',
+      code: input.code ?? null,
+      params: input.params ? JSON.stringify(input.params) : null,
       link: input.link ?? null,
       read: false,
       createdAt: isoAt(this.deps.clock),

@@ -5,7 +5,7 @@ import type { CatalogIndex } from '../../../../shared/src/api/store-catalog-inde
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { TrustedKey } from '../../core/signed-index.ts';
-import { cloneBranch, type SshIdentity } from '../../host/git/git-client.ts';
+import { cloneBranch, pinnedHostKey, type SshIdentity } from '../../host/git/git-client.ts';
 import { GitFailure } from '../../host/git/git-process.ts';
 import { indexFile, parseIndex, verifyCopy } from './catalog-verify.ts';
 
@@ -88,9 +88,18 @@ export class CatalogCopies {
         ssh: isSshUrl(target.url) ? this.ssh(target.key) : null,
         timeoutMs: this.deps.timeoutMs,
         signal,
-      }).catch((err: unknown) => {
-        if (err instanceof GitFailure) throw new ProblemError('store.fetch.failed', { reason: err.reason }, { detail: err.message.slice(0, 500) });
-        throw err;
+      }).catch(async (err: unknown) => {
+        if (!(err instanceof GitFailure)) throw err;
+        // ssh refuses a server whose key differs from the pinned one (StrictHostKeyChecking accept-new): its own words say so.
+        if (isSshUrl(target.url) && /REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed/.test(err.stderr)) {
+          const pinned = (await pinnedHostKey(this.ssh(target.key)).catch(() => null)) ?? 'unknown';
+          throw new ProblemError(
+            'store.fetch.host_key_changed',
+            { pinned },
+            { detail: `The server's SSH host key differs from the one pinned on the first fetch (${pinned}); the last verified copy stays in use` },
+          );
+        }
+        throw new ProblemError('store.fetch.failed', { reason: err.reason }, { detail: err.message.slice(0, 500) });
       });
       const index = await verifyCopy(root, target.signed ? this.deps.keys : null);
       // The swap: a new link renamed over the old one, atomic for readers.

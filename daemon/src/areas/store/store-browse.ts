@@ -150,8 +150,22 @@ export class StoreBrowse {
   /** Downloads a package of a private or public https address, at most the size the index names. */
   private async download(url: string, size: number, token: string | null): Promise<Buffer> {
     const headers: Record<string, string> = token ? { Authorization: `Basic ${Buffer.from(token).toString('base64')}` } : {};
-    const answer = await fetch(url, { headers, redirect: 'error', signal: AbortSignal.timeout(this.deps.downloadTimeoutMs) }).catch(() => null);
-    if (!answer?.ok || !answer.body) throw new ProblemError('store.package.download_failed', { status: answer?.status ?? null });
+    const answer = await fetch(url, { headers, redirect: 'error', signal: AbortSignal.timeout(this.deps.downloadTimeoutMs) }).catch((err: unknown) => {
+      // The cause names what failed (refused, certificate, time limit); the address carries no secret, the token is in a header.
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new ProblemError(
+        'store.package.download_failed',
+        { status: null },
+        { detail: `${url} could not be reached: ${cause?.code ?? cause?.message ?? String(err)}` },
+      );
+    });
+    if (answer.status === 401 || answer.status === 403)
+      throw new ProblemError(
+        'store.package.download_failed',
+        { status: answer.status },
+        { detail: token ? `${url} refused the catalog's read token` : `${url} asks for a read token: set the catalog's read token (user:token)` },
+      );
+    if (!answer.ok || !answer.body) throw new ProblemError('store.package.download_failed', { status: answer.status });
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {

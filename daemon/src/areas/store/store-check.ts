@@ -15,7 +15,18 @@ export interface CheckDeps {
   discard(user: Principal, packageId: string): Promise<void>;
   /** Waits for a job to end and answers it as it ended. */
   finished(jobId: number, signal: AbortSignal): Promise<Job>;
-  notify(userId: number, input: { type: string; title: string; body: string; level: 'info' | 'warning' }): Promise<unknown>;
+  notify(userId: number, input: UpdateNotification): Promise<unknown>;
+}
+
+/** What the check tells an administrator: a code the web translates, and its English text. */
+export interface UpdateNotification {
+  type: 'store.update';
+  code: 'store.update.available' | 'store.update.needs_consent';
+  params: { appId: string; version: string; installedVersion: string };
+  title: string;
+  body: string;
+  level: 'info';
+  link: string;
 }
 
 export interface CheckResult {
@@ -43,26 +54,36 @@ export async function runCheck(deps: CheckDeps, ctx: JobContext<Record<string, n
   const updates = await store.updates();
   ctx.progress(0, updates.length, 'apps');
   const admins = await deps.administrators();
-  const announce = async (appId: string, version: string, installedVersion: string, why: string) => {
+  // Each app version is announced once: a later check that finds it again stays quiet, a newer version speaks again.
+  const announce = async (appId: string, version: string, installedVersion: string, code: UpdateNotification['code']) => {
+    const [, created] = await store.deps.models.announcements.findOrCreate({
+      where: { appId, version },
+      defaults: { appId, version, announcedAt: new Date(store.deps.clock.now()).toISOString() },
+    });
+    if (!created) return;
     result.announced.push({ appId, version });
+    const why = code === 'store.update.needs_consent' ? ' It asks for new permissions or storage: install it from the Store.' : '';
     for (const id of admins)
       await deps.notify(id, {
         type: 'store.update',
+        code,
+        params: { appId, version, installedVersion },
         title: `${appId} ${version} is available`,
-        body: `Installed: ${installedVersion}. ${why}`.trim(),
+        body: `Installed: ${installedVersion}.${why}`,
         level: 'info',
+        link: '/app/org.service.app-center/store',
       });
   };
   for (const [i, u] of updates.entries()) {
     if (ctx.signal.aborted) break;
     const actor = u.policy === 'automatic' ? await deps.actor(ctx.userId) : null;
-    if (u.policy === 'notify' || (u.policy === 'automatic' && !actor)) await announce(u.appId, u.version, u.installedVersion, '');
+    if (u.policy === 'notify' || (u.policy === 'automatic' && !actor)) await announce(u.appId, u.version, u.installedVersion, 'store.update.available');
     else if (u.policy === 'automatic' && actor) {
       try {
         const preview = await deps.browse.takePackage(actor, u.catalog, u.appId, u.version);
         if (needsConsent(preview)) {
           await deps.discard(actor, preview.packageId);
-          await announce(u.appId, u.version, u.installedVersion, 'It asks for new permissions or storage: install it from the Store.');
+          await announce(u.appId, u.version, u.installedVersion, 'store.update.needs_consent');
         } else {
           const job = await deps.install(actor, preview.packageId);
           const ended = await deps.finished(job.id, ctx.signal);

@@ -31,9 +31,17 @@ export class StoreSettingsRow extends Model {
   declare lastCheckAt: string | null;
 }
 
+/** An app version the check announced to the administrators. */
+export class AnnouncementRow extends Model {
+  declare appId: string;
+  declare version: string;
+  declare announcedAt: string;
+}
+
 export interface StoreModels {
   catalogs: typeof CatalogRow;
   settings: typeof StoreSettingsRow;
+  announcements: typeof AnnouncementRow;
 }
 
 const text = (allowNull = false) => ({ type: DataTypes.TEXT, allowNull });
@@ -71,5 +79,10 @@ export function initStoreModels(sequelize: Sequelize): StoreModels {
     },
     { sequelize, tableName: 'store_settings', modelName: 'StoreSettingsRow', underscored: true, timestamps: false },
   );
-  return { catalogs: Catalogs, settings: Settings };
+  const Announcements = class extends AnnouncementRow {};
+  Announcements.init(
+    { appId: { ...text(), primaryKey: true }, version: { ...text(), primaryKey: true }, announcedAt: text() },
+    { sequelize, tableName: 'store_announcements', modelName: 'AnnouncementRow', underscored: true, timestamps: false },
+  );
+  return { catalogs: Catalogs, settings: Settings, announcements: Announcements };
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runTool } from './git-process.ts';
 
@@ -10,9 +10,30 @@ export interface SshIdentity {
 const keyFile = (id: SshIdentity) => path.join(id.folder, 'deploy_key');
 const knownHostsFile = (id: SshIdentity) => path.join(id.folder, 'known_hosts');
 const configFile = (id: SshIdentity) => path.join(id.folder, 'ssh_config');
+const wrapperFile = (id: SshIdentity) => path.join(id.folder, 'git-ssh.cjs');
 
-/** Single-quoted for the one place git insists on a shell (GIT_SSH_COMMAND); the path is the daemon's own. */
-const shellQuoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+/**
+ * What git runs as GIT_SSH: git execs that program directly, where GIT_SSH_COMMAND (and
+ * core.sshCommand) would go through a shell. It starts ssh with the catalog's configuration as an
+ * argument array; node runs it (CommonJS whatever package.json is above the data directory).
+ */
+const wrapperSource = () =>
+  [
+    `#!${process.execPath}`,
+    "'use strict';",
+    "const { spawnSync } = require('node:child_process');",
+    'const config = process.env.CELLAR_SSH_CONFIG;',
+    "if (!config) { process.stderr.write('CELLAR_SSH_CONFIG is not set\\n'); process.exit(2); }",
+    "const run = spawnSync('ssh', ['-F', config, ...process.argv.slice(2)], { stdio: 'inherit' });",
+    'process.exit(run.status ?? 1);',
+    '',
+  ].join('\n');
+
+/** Written before each SSH fetch: a key folder made by an older daemon has none, and node's path may have changed. */
+async function writeSshWrapper(id: SshIdentity): Promise<void> {
+  await writeFile(wrapperFile(id), wrapperSource(), { mode: 0o700 });
+  await chmod(wrapperFile(id), 0o700);
+}
 
 /** A clean environment: no prompts, no user or system git configuration, no askpass helper. */
 function gitEnv(home: string, ssh: SshIdentity | null): NodeJS.ProcessEnv {
@@ -25,7 +46,8 @@ function gitEnv(home: string, ssh: SshIdentity | null): NodeJS.ProcessEnv {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ASKPASS: '/bin/false',
     SSH_ASKPASS: '/bin/false',
-    ...(ssh ? { GIT_SSH_COMMAND: `ssh -F ${shellQuoted(configFile(ssh))}`, GIT_SSH_VARIANT: 'ssh' } : {}),
+    // GIT_SSH_VARIANT: git would take a program not named ssh for one without -p (ports of ssh:// addresses).
+    ...(ssh ? { GIT_SSH: wrapperFile(ssh), GIT_SSH_VARIANT: 'ssh', CELLAR_SSH_CONFIG: configFile(ssh) } : {}),
   };
 }
 
@@ -65,6 +87,7 @@ export interface CloneRequest {
 /** Clones one branch's newest commit into `dest` and answers that commit. */
 export async function cloneBranch(req: CloneRequest): Promise<string> {
   const env = gitEnv(req.home, req.ssh);
+  if (req.ssh) await writeSshWrapper(req.ssh);
   await runTool(['git', ...safety, 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', req.branch, '--', req.url, req.dest], {
     env,
     timeoutMs: req.timeoutMs,

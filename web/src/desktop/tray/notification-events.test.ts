@@ -8,6 +8,8 @@ const note = (id: number, read = false): Notification => ({
   appId: null,
   level: 'info',
   title: `n${id}`,
+  code: null,
+  params: null,
   body: '',
   link: null,
   read,
