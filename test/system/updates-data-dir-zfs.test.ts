@@ -34,7 +34,8 @@ describe('updates: a data directory inside a system dataset is refused, one on a
     mkdirSync(dataDir, { recursive: true });
     box = await start(dataDir);
     const admin = await box.signIn();
-    expect((await admin.api.updates.status()).applies).to.equal(true);
+    // The status says so before anybody presses install.
+    expect(await admin.api.updates.status()).to.deep.include({ applies: false, notApplicable: 'dataInSystem' });
     const install = await expectProblem(admin.api.updates.install({ body: { box: 'none', distribution: true } }), 'system.updates.data_in_system', 409);
     expect(install.problem.params).to.deep.equal({ dataDir, dataset: r.dataset });
     const restore = await expectProblem(
@@ -52,6 +53,7 @@ describe('updates: a data directory inside a system dataset is refused, one on a
     sh(['zfs', 'create', '-o', `mountpoint=${dataDir}`, `${r.pool}/cellar-data`]);
     box = await start(dataDir);
     const admin = await box.signIn();
+    expect(await admin.api.updates.status()).to.deep.include({ applies: true, notApplicable: null });
     // Past the data directory's rule: no uploaded file, no snapshot.
     await expectProblem(admin.api.updates.install({ body: { box: 'upload', distribution: false } }), 'system.update.not_found', 404);
     await expectProblem(admin.api.updates.restore({ params: { name: 'service-update-20261130T020000Z' } }), 'system.snapshot.not_found', 404);

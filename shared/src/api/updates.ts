@@ -11,7 +11,8 @@ import { defineRoute } from './route.ts';
 export type UpdateChannel = 'stable' | 'beta';
 
 /** Why updates do not apply on this machine: a development daemon, or the box's package is not installed. */
-export type UpdatesNotApplicable = 'development' | 'notPackaged';
+/** Why updates do not apply: a development daemon, no package, or a data directory a rollback would take back. */
+export type UpdatesNotApplicable = 'development' | 'notPackaged' | 'dataInSystem';
 
 export interface UpdateSettings {
   channel: UpdateChannel;
@@ -173,7 +174,7 @@ export const updateStatusSchema = Joi.object<UpdateStatus, true>({
   installed: Joi.object({ version: Joi.string().required(), commit: Joi.string().allow('').required() }).required(),
   architecture: Joi.string().required(),
   applies: Joi.boolean().required(),
-  notApplicable: Joi.string().valid('development', 'notPackaged').allow(null).required(),
+  notApplicable: Joi.string().valid('development', 'notPackaged', 'dataInSystem').allow(null).required(),
   settings: updateSettingsSchema.required(),
   lastCheck: updateCheckSchema.allow(null).required(),
   upload: uploadedUpdateSchema.allow(null).required(),

@@ -72,11 +72,13 @@ export class UpdatesService {
     const [state, installed, snapshots] = await Promise.all([this.deps.state.load(), this.installed(), this.deps.snapshots.list(updateSnapshotPrefix)]);
     // Where the file lies is the daemon's business only.
     const upload = state.upload && (({ file, ...shown }) => (void file, shown))(state.upload);
+    // The layout install and restore refuse is told up front, not only when the administrator presses install.
+    const notApplicable = installed.notApplicable ?? ((await this.deps.snapshots.holding(this.deps.dataDir)) === null ? null : 'dataInSystem');
     return {
       installed: { version: installed.version, commit: installed.commit },
       architecture: this.deps.architecture,
-      applies: installed.notApplicable === null,
-      notApplicable: installed.notApplicable,
+      applies: notApplicable === null,
+      notApplicable,
       settings: state.settings,
       lastCheck: state.lastCheck,
       upload,
