@@ -135,6 +135,26 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     );
   });
 
+  it('throttles wrong Basic Auth passwords per host and visitor address, and lets the right one in from elsewhere', async () => {
+    const created = await admin.api.proxy.createHost({ body: host(['guarded.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
+    const id = created.hosts.find((h) => h.domains[0] === 'guarded.local')?.id ?? 0;
+    const from = (address: string, password: string) =>
+      authorize(id, { 'X-Real-IP': address, Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}` });
+    for (let i = 0; i < 5; i++) expect((await from('192.0.2.10', `guess ${i}`)).status).to.equal(401);
+    const held = await from('192.0.2.10', 'erin secret');
+    expect(held.status).to.equal(401);
+    expect(held.headers.get('x-cellar-auth')).to.equal('throttled');
+    expect(Number(held.headers.get('retry-after'))).to.be.within(1, 30);
+    expect((await held.json()).code).to.equal('proxy.basic.throttled');
+    expect((await from('192.0.2.11', 'erin secret')).status).to.equal(204);
+    // The lock ends with its time.
+    now += 31_000;
+    expect((await from('192.0.2.10', 'erin secret')).status).to.equal(204);
+    expect(readFileSync(conf('nginx.conf'), 'utf8'))
+      .to.include('proxy_set_header X-Real-IP $remote_addr;')
+      .and.include('return 429;');
+  });
+
   it('checks a host target with one request and says when it does not answer', async () => {
     const port = (target.address() as AddressInfo).port;
     const created = await admin.api.proxy.createHost({ body: host(['check.local'], { target: { scheme: 'http', host: '127.0.0.1', port } }) });

@@ -3,6 +3,7 @@ import { proxyLimits, type ProxyTicket } from '../../../../shared/src/api/proxy.
 import type { Clock } from '../../core/clock.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import type { LoginThrottle } from '../auth/throttle.ts';
 import { verifyPassword } from '../users/passwords.ts';
 import type { StoredHost } from './proxy-records.ts';
 
@@ -19,6 +20,8 @@ export interface ProxyAccessDeps {
   /** An active user's admin flag, null for an absent or deactivated one. */
   user(userId: number): Promise<{ admin: boolean } | null>;
   groupIdsOf(userId: number): Promise<number[]>;
+  /** The sign-in's throttle: wrong Basic Auth passwords count per host and visitor address as wrong sign-ins do per name. */
+  throttle: Pick<LoginThrottle, 'check' | 'failed' | 'succeeded'>;
 }
 
 interface Grant {
@@ -95,7 +98,7 @@ export class ProxyAccess {
   }
 
   /** nginx's question for one request; throws the problem that says what is missing. */
-  async authorize(hostId: number, cookieHeader: string | undefined, authorization: string | undefined): Promise<void> {
+  async authorize(hostId: number, cookieHeader: string | undefined, authorization: string | undefined, address: string): Promise<void> {
     const host = await this.deps.host(hostId);
     if (!host || !host.enabled) throw new ProblemError('proxy.host.not_found', { id: hostId });
     if (host.signIn.enabled) {
@@ -107,19 +110,30 @@ export class ProxyAccess {
       }
       if (!(await this.admits(host, grant.userId))) throw new ProblemError('proxy.access.denied');
     }
-    if (host.basicAuth.length > 0) await this.checkBasic(host, authorization);
+    if (host.basicAuth.length > 0) await this.checkBasic(host, authorization, address);
   }
 
-  private async checkBasic(host: Host, authorization: string | undefined): Promise<void> {
+  private async checkBasic(host: Host, authorization: string | undefined, address: string): Promise<void> {
     const refused = new ProblemError('auth.credentials.invalid', undefined, { headers: { 'X-Cellar-Auth': 'basic' } });
     const match = /^Basic ([A-Za-z0-9+/=]{1,2000})$/.exec(authorization ?? '');
     if (!match?.[1]) throw refused;
     const key = `${host.id}:${createHash('sha256').update(match[1]).digest('hex')}`;
+    // A header known to be right reveals nothing to a guesser: it passes even while its address is held.
     if (this.acceptedBasic.has(key)) return;
+    // The host stands in for the user name (a name with a colon no box user has): the counts are per host and address, per host, per address.
+    const client = { username: `proxy-host:${host.id}`, address, device: null };
+    await this.deps.throttle.check(client).catch((err: unknown) => {
+      if (!(err instanceof ProblemError) || err.code !== 'auth.login.throttled') throw err;
+      throw new ProblemError('proxy.basic.throttled', err.params, { headers: { ...err.headers, 'X-Cellar-Auth': 'throttled' } });
+    });
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const user = colon > 0 ? host.basicAuth.find((u) => u.username === decoded.slice(0, colon)) : undefined;
-    if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.hash))) throw refused;
+    if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.hash))) {
+      await this.deps.throttle.failed(client);
+      throw refused;
+    }
+    await this.deps.throttle.succeeded(client);
     this.acceptedBasic.add(key);
   }
 

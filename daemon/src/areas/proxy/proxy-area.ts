@@ -12,6 +12,7 @@ import { CommandRunner } from '../../host/command-runner.ts';
 import { NginxHost } from '../../host/nginx/nginx-host.ts';
 import { StreamFirewall } from '../../host/nftables/stream-firewall.ts';
 import type { SqliteSessionStore } from '../auth/session-store.ts';
+import { LoginThrottle } from '../auth/throttle.ts';
 import type { GroupsService } from '../users/groups.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { TlsArea } from '../tls/tls-area.ts';
@@ -70,6 +71,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     sessionAlive: async (sid) => (await deps.sessionStore.isAlive(sid)) !== null,
     user: (userId) => deps.identity.users.principal(userId),
     groupIdsOf: async (userId) => (await deps.identity.groups.list()).filter((g) => g.members.some((m) => m.id === userId)).map((g) => g.id),
+    throttle: new LoginThrottle(deps.db, undefined, () => deps.clock.now()),
   });
   const service: ProxyService = new ProxyService({
     db: deps.db,

@@ -81,12 +81,16 @@ function guardLocations(plan: NginxPlan, host: NginxProxyHost): string[] {
       `proxy_pass ${plan.daemonUrl}/api/proxy/authorize;`,
       'proxy_pass_request_body off;',
       'proxy_set_header Content-Length "";',
+      // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent.
+      'proxy_set_header X-Real-IP $remote_addr;',
       ...daemonHeaders,
     ]),
     ...block('location = /.cellar/ticket', [`proxy_pass ${plan.daemonUrl}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
     // The daemon says which answer is missing: the box's sign-in (sent there with the address asked) or Basic Auth.
     ...block('location @cellar_unauthorized', [
       `if ($cellar_auth = "signin") { return 302 "${signIn}#proxy=$scheme://$http_host$request_uri"; }`,
+      // Too many wrong passwords from this address: no password prompt, only when to try again.
+      'if ($cellar_auth = "throttled") { add_header Retry-After $cellar_retry_after always; return 429; }',
       'add_header WWW-Authenticate \'Basic realm="Cellar"\' always;',
       'return 401;',
     ]),
@@ -107,7 +111,12 @@ function proxyLocation(host: NginxProxyHost): string[] {
   if (host.websocket) lines.push('proxy_set_header Upgrade $http_upgrade;', 'proxy_read_timeout 1h;');
   if (host.target.scheme === 'https') lines.push('proxy_ssl_server_name on;', `proxy_ssl_name ${host.target.host};`);
   if (host.guarded)
-    lines.push('auth_request /.cellar/auth;', 'auth_request_set $cellar_auth $upstream_http_x_cellar_auth;', 'error_page 401 = @cellar_unauthorized;');
+    lines.push(
+      'auth_request /.cellar/auth;',
+      'auth_request_set $cellar_auth $upstream_http_x_cellar_auth;',
+      'auth_request_set $cellar_retry_after $upstream_http_retry_after;',
+      'error_page 401 = @cellar_unauthorized;',
+    );
   return block('location /', lines);
 }
 
