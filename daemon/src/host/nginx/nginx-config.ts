@@ -49,6 +49,8 @@ export interface NginxPlan {
   /** Path of nginx's stream module; needed when there are streams. */
   streamModule: string | null;
   hostHeader: string;
+  /** The box's cookie for sign-in-protected hosts: nginx keeps it from the targets. */
+  signInCookie: string;
 }
 
 const listen = (plan: NginxPlan, port: number, extra = ''): string => `listen ${plan.address ? `${plan.address}:` : ''}${port}${extra};`;
@@ -107,6 +109,8 @@ function proxyLocation(host: NginxProxyHost): string[] {
     'proxy_set_header X-Forwarded-Proto $scheme;',
     // "" keeps connections to the target open between requests; an upgrade request gets "upgrade".
     `proxy_set_header Connection ${host.websocket ? '$cellar_connection_upgrade' : '""'};`,
+    // The box's sign-in cookie is the daemon's business, not the target's: the others go on.
+    'proxy_set_header Cookie $cellar_target_cookie;',
   ];
   if (host.websocket) lines.push('proxy_set_header Upgrade $http_upgrade;', 'proxy_read_timeout 1h;');
   if (host.target.scheme === 'https') lines.push('proxy_ssl_server_name on;', `proxy_ssl_name ${host.target.host};`);
@@ -152,6 +156,19 @@ function streamServers(plan: NginxPlan): string[] {
   );
 }
 
+/**
+ * $cellar_target_cookie: the request's Cookie header without the sign-in cookie. The first
+ * pattern takes it off the end (with the separator before it), the second anywhere else; a name
+ * counts only at the start or after a separator, so `xcellar_proxy` stays.
+ */
+function cookieMap(cookie: string): string[] {
+  return block('map $http_cookie $cellar_target_cookie', [
+    `"~^(?<cellar_before>.*?);\\s*${cookie}=[^;]*;?\\s*$" $cellar_before;`,
+    `"~^(?<cellar_head>(?:[^;]*;)*?\\s*)${cookie}=[^;]*(?:;\\s*)?(?<cellar_tail>.*)$" $cellar_head$cellar_tail;`,
+    'default $http_cookie;',
+  ]);
+}
+
 /** nginx.conf for the proxy: everything nginx serves comes from the plan, nothing from /etc/nginx. */
 export function renderNginxConfig(plan: NginxPlan): string {
   const run = plan.runtimeDir;
@@ -172,6 +189,7 @@ export function renderNginxConfig(plan: NginxPlan): string {
     'ssl_protocols TLSv1.2 TLSv1.3;',
     'server_names_hash_bucket_size 128;',
     ...block('map $http_upgrade $cellar_connection_upgrade', ['default upgrade;', '\'\' "";']),
+    ...cookieMap(plan.signInCookie),
     ...unknownServer(plan),
     ...plan.hosts.flatMap((h) => hostServers(plan, h)),
     ...plan.redirects.flatMap((r) => redirectServers(plan, r)),
