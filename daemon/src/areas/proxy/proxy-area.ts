@@ -18,6 +18,7 @@ import type { UsersService } from '../users/users.service.ts';
 import type { TlsArea } from '../tls/tls-area.ts';
 import { boxLifetimeDays } from '../tls/tls.service.ts';
 import { ProxyAccess } from './proxy-access.ts';
+import { ProxyGrants } from './proxy-grants.ts';
 import { initProxyEntryModel } from './proxy.model.ts';
 import { proxyHandlers } from './proxy.routes.ts';
 import { ProxyService } from './proxy.service.ts';
@@ -72,6 +73,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     user: (userId) => deps.identity.users.principal(userId),
     groupIdsOf: async (userId) => (await deps.identity.groups.list()).filter((g) => g.members.some((m) => m.id === userId)).map((g) => g.id),
     throttle: new LoginThrottle(deps.db, undefined, () => deps.clock.now()),
+    grants: new ProxyGrants(deps.db, () => deps.clock.now()),
   });
   const service: ProxyService = new ProxyService({
     db: deps.db,
@@ -102,8 +104,19 @@ export function createProxyArea(deps: ProxyAreaDeps) {
       },
     },
   });
-  deps.sessionStore.ended.on('ended', (sid: string) => access.sessionEnded(sid));
-  deps.scheduler.every('proxy.maintain', maintainIntervalMs, () => service.maintain(), { delayFirst: true });
+  deps.sessionStore.ended.on('ended', (sid: string) => {
+    // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.
+    access.sessionEnded(sid).catch((err: unknown) => logger.warn('proxy cookies of a session stay', { component: 'proxy', error: (err as Error).message }));
+  });
+  deps.scheduler.every(
+    'proxy.maintain',
+    maintainIntervalMs,
+    async () => {
+      await access.purgeExpired();
+      await service.maintain();
+    },
+    { delayFirst: true },
+  );
   return {
     service,
     access,

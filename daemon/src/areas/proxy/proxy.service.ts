@@ -176,7 +176,7 @@ export class ProxyService {
         signIn: request.signIn ?? { enabled: false, userIds: [], groupIds: [] },
       };
       const saved = await this.write('host', id, host, t);
-      this.deps.access.hostChanged(saved, false);
+      this.deps.access.hostChanged(saved);
       this.deps.logger.info(id === null ? 'proxy host added' : 'proxy host changed', { component: 'proxy', id: saved, domains: host.domains });
     });
   }
@@ -189,8 +189,10 @@ export class ProxyService {
     return this.saveHost(id, request);
   }
 
-  removeHost(id: number): Promise<ProxySettings> {
-    return this.remove('host', id, 'proxy.host.not_found');
+  async removeHost(id: number): Promise<ProxySettings> {
+    const settings = await this.remove('host', id, 'proxy.host.not_found');
+    await this.deps.access.hostRemoved(id);
+    return settings;
   }
 
   private remove(kind: 'host' | 'redirect' | 'stream', id: number, missing: 'proxy.host.not_found' | 'proxy.redirect.not_found' | 'proxy.stream.not_found') {
@@ -198,7 +200,6 @@ export class ProxyService {
       // The row holds an uploaded certificate too: it goes with it.
       const removed = await this.deps.rows.destroy({ where: { id, kind }, transaction: t });
       if (removed === 0) throw new ProblemError(missing, { id });
-      if (kind === 'host') this.deps.access.hostChanged(id, true);
       this.deps.logger.info(`proxy ${kind} removed`, { component: 'proxy', id });
     });
   }

@@ -20,4 +20,5 @@ export const migrations: MigrationSet = {
   '20261125010000-apps': () => import('./20261125010000-apps.ts'),
   '20261125200000-proxy': () => import('./20261125200000-proxy.ts'),
   '20261125200000-store': () => import('./20261125200000-store.ts'),
+  '20261125230000-proxy-grants': () => import('./20261125230000-proxy-grants.ts'),
 };
