@@ -76,18 +76,26 @@ function unknownServer(plan: NginxPlan): string[] {
 /** The daemon's two endpoints every guarded host reaches: the per-request question and the ticket. */
 function guardLocations(plan: NginxPlan, host: NginxProxyHost): string[] {
   const signIn = plan.signInUrl ?? `https://$host:${plan.boxPort}/`;
-  const daemonHeaders = [`proxy_set_header ${plan.hostHeader} ${host.id};`, 'proxy_set_header X-Forwarded-Proto $scheme;', 'proxy_set_header Host $host;'];
+  const daemon = `${new URL(plan.daemonUrl).protocol}//cellar_daemon`;
+  const daemonHeaders = [
+    `proxy_set_header ${plan.hostHeader} ${host.id};`,
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_set_header Host $host;',
+    // Kept-alive connections to the daemon (see daemonUpstream).
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+  ];
   return [
     ...block('location = /.cellar/auth', [
       'internal;',
-      `proxy_pass ${plan.daemonUrl}/api/proxy/authorize;`,
+      `proxy_pass ${daemon}/api/proxy/authorize;`,
       'proxy_pass_request_body off;',
       'proxy_set_header Content-Length "";',
       // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent.
       'proxy_set_header X-Real-IP $remote_addr;',
       ...daemonHeaders,
     ]),
-    ...block('location = /.cellar/ticket', [`proxy_pass ${plan.daemonUrl}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
+    ...block('location = /.cellar/ticket', [`proxy_pass ${daemon}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
     // The daemon says which answer is missing: the box's sign-in (sent there with the address asked) or Basic Auth.
     ...block('location @cellar_unauthorized', [
       `if ($cellar_auth = "signin") { return 302 "${signIn}#proxy=$scheme://$http_host$request_uri"; }`,
@@ -124,9 +132,25 @@ function proxyLocation(host: NginxProxyHost): string[] {
   return block('location /', lines);
 }
 
+/**
+ * Idle connections to a target or the daemon close before the other side closes them (Node's
+ * servers, the daemon among them, after 5 s): a request nginx sends on a connection the other side
+ * is closing fails, and nginx sends a POST again on no other.
+ */
+const idleUpstream = 'keepalive_timeout 4s;';
+
+/**
+ * Guarded hosts ask the daemon at every request: over kept-alive connections, or a busy host
+ * opens a connection a request and runs the loopback out of ports (each waits 60 s in TIME_WAIT).
+ */
+function daemonUpstream(plan: NginxPlan): string[] {
+  if (!plan.hosts.some((h) => h.guarded)) return [];
+  return block('upstream cellar_daemon', [`server ${new URL(plan.daemonUrl).host};`, 'keepalive 8;', idleUpstream]);
+}
+
 function hostServers(plan: NginxPlan, host: NginxProxyHost): string[] {
   const names = `server_name ${host.domains.join(' ')};`;
-  const upstream = block(`upstream cellar_host_${host.id}`, [`server ${host.target.host}:${host.target.port};`, 'keepalive 16;']);
+  const upstream = block(`upstream cellar_host_${host.id}`, [`server ${host.target.host}:${host.target.port};`, 'keepalive 16;', idleUpstream]);
   const inner = [...proxyLocation(host), ...(host.guarded ? guardLocations(plan, host) : [])];
   const httpLines =
     host.certificate && host.forceHttps
@@ -190,6 +214,7 @@ export function renderNginxConfig(plan: NginxPlan): string {
     'server_names_hash_bucket_size 128;',
     ...block('map $http_upgrade $cellar_connection_upgrade', ['default upgrade;', '\'\' "";']),
     ...cookieMap(plan.signInCookie),
+    ...daemonUpstream(plan),
     ...unknownServer(plan),
     ...plan.hosts.flatMap((h) => hostServers(plan, h)),
     ...plan.redirects.flatMap((r) => redirectServers(plan, r)),
