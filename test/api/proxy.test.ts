@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
 import { outsideCertificates, type OutsideCertificates } from '../helpers/certificates.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
@@ -74,6 +76,18 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     expect(verified.ok, verified.output).to.equal(true);
     const nginxConf = readFileSync(conf('nginx.conf'), 'utf8');
     expect(nginxConf).to.include('server_name cam.local;').and.include('Strict-Transport-Security').and.include('return 301 https://$host:8443');
+  });
+
+  it("gives the default server the box's new certificate when the box's names change", async () => {
+    const before = readFileSync(conf('box.crt'), 'utf8');
+    await admin.api.tls.setNames({ body: { names: ['nas-extra.local'] } });
+    // The proxy applies it once the change has answered.
+    let after = before;
+    for (let i = 0; i < 100 && after === before; i++) {
+      await delay(50);
+      after = readFileSync(conf('box.crt'), 'utf8');
+    }
+    expect(new X509Certificate(after).subjectAltName).to.include('DNS:nas-extra.local');
   });
 
   it('refuses names outside the scope, names taken, and an uploaded choice without a certificate', async () => {

@@ -104,6 +104,12 @@ export function createProxyArea(deps: ProxyAreaDeps) {
       },
     },
   });
+  // nginx's default server on the HTTPS port presents the box's certificate: a new one is written and reloaded.
+  deps.tls.onPresentedChanged(() => {
+    // Before the daemon listens the start applies it anyway.
+    if (daemonUrl === null) return;
+    service.apply().catch((err: unknown) => logger.error('the proxy kept the previous box certificate', { component: 'proxy', error: (err as Error).message }));
+  });
   deps.sessionStore.ended.on('ended', (sid: string) => {
     // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.
     access.sessionEnded(sid).catch((err: unknown) => logger.warn('proxy cookies of a session stay', { component: 'proxy', error: (err as Error).message }));
