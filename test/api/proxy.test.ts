@@ -90,6 +90,21 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     expect(new X509Certificate(after).subjectAltName).to.include('DNS:nas-extra.local');
   });
 
+  it("reissues the hosts' certificates when the box's authority is replaced", async () => {
+    const id = (await admin.api.proxy.settings()).hosts.find((h) => h.domains[0] === 'cam.local')?.id;
+    const before = readFileSync(conf(`host-${id}.crt`), 'utf8');
+    await admin.api.tls.createAuthority({ body: {} });
+    const root = await (await fetch(`${box.url}/api/system/tls/root-ca.crt`)).text();
+    let after = before;
+    for (let i = 0; i < 200 && after === before; i++) {
+      await delay(50);
+      after = readFileSync(conf(`host-${id}.crt`), 'utf8');
+    }
+    const [leaf, ...rest] = after.split(/(?<=-----END CERTIFICATE-----\n?)/);
+    const verified = opensslVerify({ root, intermediates: rest.join(''), leaf: leaf ?? '', hostname: 'cam.local' });
+    expect(verified.ok, verified.output).to.equal(true);
+  });
+
   it('refuses names outside the scope, names taken, and an uploaded choice without a certificate', async () => {
     await expectProblem(admin.api.proxy.createHost({ body: host(['cam.example.com'], { tls: { mode: 'authority' } }) }), 'tls.name.out_of_scope', 422);
     await expectProblem(admin.api.proxy.createHost({ body: host(['cam.local']) }), 'proxy.domain.taken', 409);

@@ -98,6 +98,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
         const issued = await deps.tls.service.issueServerCertificate(names, boxLifetimeDays);
         return { chainPem: issued.certificatePem + issued.chainPem, privateKeyPem: issued.privateKeyPem };
       },
+      fromCurrentAuthority: (pem) => deps.tls.service.fromCurrentAuthority(pem),
       boxCertificate: async () => {
         await deps.tls.service.ready();
         return deps.tls.service.presented();
@@ -105,10 +106,14 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     },
   });
   // nginx's default server on the HTTPS port presents the box's certificate: a new one is written and reloaded.
+  // A new authority (which reissues the box's certificate too) leaves the hosts' certificates untrusted: they are reissued.
   deps.tls.onPresentedChanged(() => {
     // Before the daemon listens the start applies it anyway.
     if (daemonUrl === null) return;
-    service.apply().catch((err: unknown) => logger.error('the proxy kept the previous box certificate', { component: 'proxy', error: (err as Error).message }));
+    service
+      .maintain()
+      .then(() => service.apply())
+      .catch((err: unknown) => logger.error('the proxy kept the previous certificates', { component: 'proxy', error: (err as Error).message }));
   });
   deps.sessionStore.ended.on('ended', (sid: string) => {
     // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.

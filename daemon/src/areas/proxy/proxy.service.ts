@@ -40,6 +40,8 @@ export interface ProxyServiceDeps {
     /** A certificate from the box's authority (tls.name.out_of_scope outside its scope). */
     issue(names: string[]): Promise<StoredCertificate>;
     boxCertificate(): Promise<StoredCertificate>;
+    /** Whether a certificate comes from the authority as it is now (not one replaced since). */
+    fromCurrentAuthority(certificatePem: string): boolean;
   };
 }
 
@@ -275,11 +277,12 @@ export class ProxyService {
     return this.remove('stream', id, 'proxy.stream.not_found');
   }
 
-  /** Renews the authority's certificates of hosts and redirects well before they end. */
+  /** Renews the authority's certificates of hosts and redirects well before they end, and those of a replaced authority. */
   async maintain(): Promise<void> {
     const state = await this.state();
     const soon = this.deps.clock.now() + renewBeforeMs;
-    const ending = (c: StoredCertificate | null) => c !== null && Date.parse(new X509Certificate(c.chainPem).validTo) < soon;
+    const ending = (c: StoredCertificate | null) =>
+      c !== null && (Date.parse(new X509Certificate(c.chainPem).validTo) < soon || !this.deps.tls.fromCurrentAuthority(c.chainPem));
     const hosts = state.hosts.filter((h) => h.tls.mode === 'authority' && ending(h.tls.certificate));
     const redirects = state.redirects.filter((r) => r.https && ending(r.certificate));
     if (hosts.length + redirects.length === 0) return;
