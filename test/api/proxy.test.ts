@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
 import { outsideCertificates, type OutsideCertificates } from '../helpers/certificates.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
@@ -76,6 +78,33 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     expect(nginxConf).to.include('server_name cam.local;').and.include('Strict-Transport-Security').and.include('return 301 https://$host:8443');
   });
 
+  it("gives the default server the box's new certificate when the box's names change", async () => {
+    const before = readFileSync(conf('box.crt'), 'utf8');
+    await admin.api.tls.setNames({ body: { names: ['nas-extra.local'] } });
+    // The proxy applies it once the change has answered.
+    let after = before;
+    for (let i = 0; i < 100 && after === before; i++) {
+      await delay(50);
+      after = readFileSync(conf('box.crt'), 'utf8');
+    }
+    expect(new X509Certificate(after).subjectAltName).to.include('DNS:nas-extra.local');
+  });
+
+  it("reissues the hosts' certificates when the box's authority is replaced", async () => {
+    const id = (await admin.api.proxy.settings()).hosts.find((h) => h.domains[0] === 'cam.local')?.id;
+    const before = readFileSync(conf(`host-${id}.crt`), 'utf8');
+    await admin.api.tls.createAuthority({ body: {} });
+    const root = await (await fetch(`${box.url}/api/system/tls/root-ca.crt`)).text();
+    let after = before;
+    for (let i = 0; i < 200 && after === before; i++) {
+      await delay(50);
+      after = readFileSync(conf(`host-${id}.crt`), 'utf8');
+    }
+    const [leaf, ...rest] = after.split(/(?<=-----END CERTIFICATE-----\n?)/);
+    const verified = opensslVerify({ root, intermediates: rest.join(''), leaf: leaf ?? '', hostname: 'cam.local' });
+    expect(verified.ok, verified.output).to.equal(true);
+  });
+
   it('refuses names outside the scope, names taken, and an uploaded choice without a certificate', async () => {
     await expectProblem(admin.api.proxy.createHost({ body: host(['cam.example.com'], { tls: { mode: 'authority' } }) }), 'tls.name.out_of_scope', 422);
     await expectProblem(admin.api.proxy.createHost({ body: host(['cam.local']) }), 'proxy.domain.taken', 409);
@@ -133,6 +162,26 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
       'proxy.user.password_missing',
       422,
     );
+  });
+
+  it('throttles wrong Basic Auth passwords per host and visitor address, and lets the right one in from elsewhere', async () => {
+    const created = await admin.api.proxy.createHost({ body: host(['guarded.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
+    const id = created.hosts.find((h) => h.domains[0] === 'guarded.local')?.id ?? 0;
+    const from = (address: string, password: string) =>
+      authorize(id, { 'X-Real-IP': address, Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}` });
+    for (let i = 0; i < 5; i++) expect((await from('192.0.2.10', `guess ${i}`)).status).to.equal(401);
+    const held = await from('192.0.2.10', 'erin secret');
+    expect(held.status).to.equal(401);
+    expect(held.headers.get('x-cellar-auth')).to.equal('throttled');
+    expect(Number(held.headers.get('retry-after'))).to.be.within(1, 30);
+    expect((await held.json()).code).to.equal('proxy.basic.throttled');
+    expect((await from('192.0.2.11', 'erin secret')).status).to.equal(204);
+    // The lock ends with its time.
+    now += 31_000;
+    expect((await from('192.0.2.10', 'erin secret')).status).to.equal(204);
+    expect(readFileSync(conf('nginx.conf'), 'utf8'))
+      .to.include('proxy_set_header X-Real-IP $remote_addr;')
+      .and.include('return 429;');
   });
 
   it('checks a host target with one request and says when it does not answer', async () => {

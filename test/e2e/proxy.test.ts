@@ -42,7 +42,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await stopBrowserBox({ box, browser });
   });
 
-  it('adds a host, checks its target, adds a stream and a redirect, saves the options and deletes after a confirmation', async () => {
+  it('adds a host, checks its target, adds and edits a stream and a redirect, saves the options and deletes after a confirmation', async () => {
     const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
     const page = await context.newPage();
     await signInThroughPage(page, box.url, 'admin', adminPassword);
@@ -71,16 +71,42 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
       .filter({ hasText: /The target answered 200 in \d+ ms\./ })
       .waitFor();
 
-    await panel.getByLabel(en['controlPanel.proxy.port']).fill('2222');
-    await panel.getByLabel(en['controlPanel.proxy.targetHost']).last().fill('192.168.1.50');
-    await panel.getByLabel(en['controlPanel.proxy.targetPort']).last().fill('22');
-    await panel.getByRole('button', { name: en['controlPanel.proxy.add'], exact: true }).last().click();
+    await panel.getByRole('button', { name: en['controlPanel.proxy.addStream'] }).click();
+    const newStream = page.getByRole('dialog', { name: en['controlPanel.proxy.newStream'] });
+    await newStream.getByLabel(en['controlPanel.proxy.port']).fill('2222');
+    await newStream.getByLabel(en['controlPanel.proxy.targetHost']).fill('192.168.1.50');
+    await newStream.getByLabel(en['controlPanel.proxy.targetPort']).fill('22');
+    await newStream.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
     await panel.getByRole('listitem').filter({ hasText: '2222/tcp' }).waitFor();
 
-    await panel.getByLabel(en['controlPanel.proxy.domains']).fill('old.local');
-    await panel.getByLabel(en['controlPanel.proxy.destination']).fill('https://camera.local/');
-    await panel.getByRole('button', { name: en['controlPanel.proxy.add'], exact: true }).first().click();
-    await panel.getByRole('listitem').filter({ hasText: 'old.local' }).waitFor();
+    await panel.getByRole('button', { name: en['controlPanel.proxy.addRedirect'] }).click();
+    const newRedirect = page.getByRole('dialog', { name: en['controlPanel.proxy.newRedirect'] });
+    await newRedirect.getByLabel(en['controlPanel.proxy.domains']).fill('old.local');
+    await newRedirect.getByLabel(en['controlPanel.proxy.destination']).fill('https://camera.local/');
+    await newRedirect.getByLabel(en['controlPanel.proxy.destination']).press('Enter');
+    await panel.getByRole('listitem').filter({ hasText: 'old.local → https://camera.local/ (301)' }).waitFor();
+
+    // Editing a redirect: the dialog starts from what is kept; by keyboard only.
+    await panel.getByRole('listitem').filter({ hasText: 'old.local' }).getByRole('button', { name: en['controlPanel.proxy.edit'] }).focus();
+    await page.keyboard.press('Enter');
+    const editRedirect = page.getByRole('dialog', { name: en['controlPanel.proxy.editRedirect'] });
+    expect(await editRedirect.getByLabel(en['controlPanel.proxy.domains']).inputValue()).to.equal('old.local');
+    expect(await overflowing(page)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('control-panel-proxy-redirect') });
+    await editRedirect.getByLabel(en['controlPanel.proxy.destination']).fill('https://cam.local/');
+    await editRedirect.getByLabel(en['controlPanel.proxy.redirectStatus']).selectOption('308');
+    await editRedirect.getByLabel(en['controlPanel.proxy.preservePath']).uncheck();
+    await editRedirect.getByLabel(en['controlPanel.proxy.destination']).press('Enter');
+    await panel.getByRole('listitem').filter({ hasText: 'old.local → https://cam.local/ (308)' }).waitFor();
+
+    await panel.getByRole('listitem').filter({ hasText: '2222/tcp' }).getByRole('button', { name: en['controlPanel.proxy.edit'] }).click();
+    const editStream = page.getByRole('dialog', { name: en['controlPanel.proxy.editStream'] });
+    expect(await editStream.getByLabel(en['controlPanel.proxy.targetHost']).inputValue()).to.equal('192.168.1.50');
+    expect(await overflowing(page)).to.deep.equal([]);
+    await editStream.getByLabel(en['controlPanel.proxy.port']).fill('2223');
+    await editStream.getByRole('checkbox', { name: 'UDP' }).check();
+    await editStream.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
+    await panel.getByRole('listitem').filter({ hasText: '2223/tcp+udp' }).waitFor();
 
     await panel.getByLabel(en['controlPanel.proxy.unknownNames']).selectOption('notFound');
     await panel.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
@@ -95,7 +121,8 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await item.waitFor({ state: 'detached' });
     const settings = await (await box.signIn()).api.proxy.settings();
     expect(settings.hosts).to.deep.equal([]);
-    expect(settings.streams.map((s) => s.port)).to.deep.equal([2222]);
+    expect(settings.streams.map((s) => [s.port, s.protocols])).to.deep.equal([[2223, ['tcp', 'udp']]]);
+    expect(settings.redirects.map((r) => [r.destination, r.status, r.preservePath])).to.deep.equal([['https://cam.local/', 308, false]]);
     expect(settings.unknownNames).to.equal('notFound');
     await context.close();
   });

@@ -76,7 +76,10 @@ describe('system: reverse proxy with nginx and nftables', function () {
     expect(process.getuid?.(), 'system tests run as root').to.equal(0);
     run(['ip', 'netns', 'add', netns]);
     ports = { http: await freePort(), https: await freePort() };
-    target = createHttpServer((req, res) => res.end(`target saw ${req.headers.host} ${req.url}`));
+    target = createHttpServer((req, res) => {
+      res.setHeader('X-Target-Cookie', req.headers.cookie ?? '(none)');
+      res.end(`target saw ${req.headers.host} ${req.url}`);
+    });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     targetPort = (target.address() as AddressInfo).port;
     box = await startTestDaemon({}, { clock: { now: () => now }, proxy: { ports, address: '127.0.0.1', netns, firewall: true } });
@@ -132,6 +135,18 @@ describe('system: reverse proxy with nginx and nftables', function () {
     expect((await curl(https('basic.local'), ['-u', 'carol:wrong'])).status).to.equal(401);
   });
 
+  it('answers 429 with Retry-After to an address that guessed Basic Auth passwords, and lets the right one in from another', async () => {
+    await admin.api.proxy.createHost({ body: host(['guard.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
+    for (let i = 0; i < 5; i++) expect((await curl(https('guard.local'), ['-u', `erin:guess ${i}`])).status).to.equal(401);
+    // A forged X-Real-IP does not make the visitor someone else: nginx sets it from the connection.
+    const held = await curl(https('guard.local'), ['-u', 'erin:erin secret', '-H', 'X-Real-IP: 192.0.2.77']);
+    expect(held.status).to.equal(429);
+    expect(Number(held.headers['retry-after'])).to.be.within(1, 30);
+    expect(held.headers['www-authenticate']).to.equal(undefined);
+    // Another loopback source address is another visitor.
+    expect((await curl(https('guard.local'), ['-u', 'erin:erin secret', '--interface', '127.0.0.2'])).status).to.equal(200);
+  });
+
   it('lets a visitor in to a sign-in-protected host only with a fresh ticket of a granted user', async () => {
     await admin.api.proxy.createHost({ body: host(['app.local'], { signIn: { enabled: true, userIds: [alice], groupIds: [] } }) });
     const refused = await curl(https('app.local', '/photos'));
@@ -148,6 +163,12 @@ describe('system: reverse proxy with nginx and nftables', function () {
     const inside = await curl(https('app.local', '/photos'), ['-H', `Cookie: ${cookie}`]);
     expect(inside.status).to.equal(200);
     expect(inside.body).to.equal('target saw app.local /photos');
+    // The box's cookie stays with nginx and the daemon; the target's own cookies reach it wherever it sits among them.
+    expect(inside.headers['x-target-cookie']).to.equal('(none)');
+    const among = async (header: string) => (await curl(https('app.local'), ['-H', `Cookie: ${header}`])).headers['x-target-cookie'];
+    expect(await among(`theme=dark; ${cookie}; xcellar_proxy=keep; lang=de`)).to.equal('theme=dark; xcellar_proxy=keep; lang=de');
+    expect(await among(`theme=dark;${cookie}`)).to.equal('theme=dark');
+    expect(await among(`${cookie}; theme=dark`)).to.equal('theme=dark');
     expect((await curl(ticket.url)).status).to.equal(401);
 
     const late = await aliceClient.api.proxy.ticket({ body: { url: https('app.local') } });

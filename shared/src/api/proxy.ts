@@ -185,9 +185,9 @@ export const proxyRoutes = {
     access: 'public',
     summary:
       "nginx's question for each request to a protected proxy host (auth_request): 204 when the host's cookie or Basic Auth lets the visitor in, else 401 or 403",
-    headers: [proxyHostHeader, 'Authorization', 'Cookie'],
+    headers: [proxyHostHeader, 'Authorization', 'Cookie', 'X-Real-IP'],
     status: 204,
-    errors: ['proxy.access.denied', 'proxy.ticket.invalid', 'proxy.host.not_found', 'auth.credentials.invalid'],
+    errors: ['proxy.access.denied', 'proxy.ticket.invalid', 'proxy.host.not_found', 'auth.credentials.invalid', 'proxy.basic.throttled'],
   }),
   redeem: defineRoute({
     id: 'proxy.redeem',

@@ -3,7 +3,10 @@ import { proxyLimits, type ProxyTicket } from '../../../../shared/src/api/proxy.
 import type { Clock } from '../../core/clock.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { absoluteSessionMs } from '../auth/session-store.ts';
+import type { LoginThrottle } from '../auth/throttle.ts';
 import { verifyPassword } from '../users/passwords.ts';
+import type { ProxyGrant, ProxyGrants } from './proxy-grants.ts';
 import type { StoredHost } from './proxy-records.ts';
 
 /** The cookie a sign-in-protected host's visitors carry; host-only (no Domain), so it is valid for that host alone. */
@@ -19,13 +22,10 @@ export interface ProxyAccessDeps {
   /** An active user's admin flag, null for an absent or deactivated one. */
   user(userId: number): Promise<{ admin: boolean } | null>;
   groupIdsOf(userId: number): Promise<number[]>;
-}
-
-interface Grant {
-  hostId: number;
-  userId: number;
-  /** The box session it came from: signing out there ends it. */
-  sid: string;
+  /** The sign-in's throttle: wrong Basic Auth passwords count per host and visitor address as wrong sign-ins do per name. */
+  throttle: Pick<LoginThrottle, 'check' | 'failed' | 'succeeded'>;
+  /** The hosts' cookies, kept across restarts. */
+  grants: ProxyGrants;
 }
 
 const token = () => randomBytes(32).toString('base64url');
@@ -47,12 +47,11 @@ function cookieValue(header: string | undefined, name: string): string | null {
 /**
  * Who passes a protected proxy host: nginx asks for each request (auth_request). Sign-in
  * hosts want their cookie, which a one-time ticket from the desktop turns into; Basic Auth
- * hosts want a user and password of theirs. Tickets and cookies live in memory: a restarted
- * daemon sends visitors through the sign-in again.
+ * hosts want a user and password of theirs. Tickets (30 seconds) live in memory; cookies are kept
+ * in the database (as hashes) for as long as their box session can live.
  */
 export class ProxyAccess {
-  private readonly tickets = new Map<string, Grant & { path: string; expiresAt: number }>();
-  private readonly grants = new Map<string, Grant>();
+  private readonly tickets = new Map<string, ProxyGrant & { path: string; expiresAt: number }>();
   // scrypt for every request would cap the host's throughput: an accepted header is remembered until the host changes.
   private readonly acceptedBasic = new Set<string>();
 
@@ -89,50 +88,72 @@ export class ProxyAccess {
     if (!(await this.deps.sessionAlive(found.sid))) throw new ProblemError('proxy.ticket.invalid');
     if (!(await this.admits(host, found.userId))) throw new ProblemError('proxy.access.denied');
     const value = token();
-    this.grants.set(value, { hostId, userId: found.userId, sid: found.sid });
+    // No box session outlives this: the grant ends with its session at the latest.
+    await this.deps.grants.add(value, { hostId, userId: found.userId, sid: found.sid }, this.deps.clock.now() + absoluteSessionMs);
     const cookie = `${proxyCookie}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
     return { cookie, location: found.path || '/' };
   }
 
   /** nginx's question for one request; throws the problem that says what is missing. */
-  async authorize(hostId: number, cookieHeader: string | undefined, authorization: string | undefined): Promise<void> {
+  async authorize(hostId: number, cookieHeader: string | undefined, authorization: string | undefined, address: string): Promise<void> {
     const host = await this.deps.host(hostId);
     if (!host || !host.enabled) throw new ProblemError('proxy.host.not_found', { id: hostId });
     if (host.signIn.enabled) {
       const value = cookieValue(cookieHeader, proxyCookie);
-      const grant = value ? this.grants.get(value) : undefined;
-      if (!value || !grant || grant.hostId !== hostId || !(await this.deps.sessionAlive(grant.sid))) {
-        if (value) this.grants.delete(value);
+      const grant = value ? await this.deps.grants.find(value) : null;
+      if (!value || !grant || grant.hostId !== hostId) throw signInNeeded();
+      if (!(await this.deps.sessionAlive(grant.sid))) {
+        await this.deps.grants.remove(value);
         throw signInNeeded();
       }
       if (!(await this.admits(host, grant.userId))) throw new ProblemError('proxy.access.denied');
     }
-    if (host.basicAuth.length > 0) await this.checkBasic(host, authorization);
+    if (host.basicAuth.length > 0) await this.checkBasic(host, authorization, address);
   }
 
-  private async checkBasic(host: Host, authorization: string | undefined): Promise<void> {
+  private async checkBasic(host: Host, authorization: string | undefined, address: string): Promise<void> {
     const refused = new ProblemError('auth.credentials.invalid', undefined, { headers: { 'X-Cellar-Auth': 'basic' } });
     const match = /^Basic ([A-Za-z0-9+/=]{1,2000})$/.exec(authorization ?? '');
     if (!match?.[1]) throw refused;
     const key = `${host.id}:${createHash('sha256').update(match[1]).digest('hex')}`;
+    // A header known to be right reveals nothing to a guesser: it passes even while its address is held.
     if (this.acceptedBasic.has(key)) return;
+    // The host stands in for the user name (a name with a colon no box user has): the counts are per host and address, per host, per address.
+    const client = { username: `proxy-host:${host.id}`, address, device: null };
+    await this.deps.throttle.check(client).catch((err: unknown) => {
+      if (!(err instanceof ProblemError) || err.code !== 'auth.login.throttled') throw err;
+      throw new ProblemError('proxy.basic.throttled', err.params, { headers: { ...err.headers, 'X-Cellar-Auth': 'throttled' } });
+    });
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const user = colon > 0 ? host.basicAuth.find((u) => u.username === decoded.slice(0, colon)) : undefined;
-    if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.hash))) throw refused;
+    if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.hash))) {
+      await this.deps.throttle.failed(client);
+      throw refused;
+    }
+    await this.deps.throttle.succeeded(client);
     this.acceptedBasic.add(key);
   }
 
-  /** A host changed or went: its remembered Basic Auth answers go; its cookies go when it went. */
-  hostChanged(hostId: number, removed: boolean): void {
+  /** A host changed: its remembered Basic Auth answers go. */
+  hostChanged(hostId: number): void {
     for (const key of this.acceptedBasic) if (key.startsWith(`${hostId}:`)) this.acceptedBasic.delete(key);
-    if (!removed) return;
-    for (const [key, grant] of this.grants) if (grant.hostId === hostId) this.grants.delete(key);
   }
 
-  /** Signing out of the box ends the cookies that came from that session. */
-  sessionEnded(sid: string): void {
-    for (const [key, grant] of this.grants) if (grant.sid === sid) this.grants.delete(key);
+  /** A host went: its cookies go too (after its removal's transaction, which holds the database). */
+  async hostRemoved(hostId: number): Promise<void> {
+    this.hostChanged(hostId);
+    await this.deps.grants.removeHost(hostId);
+  }
+
+  /** Signing out of the box ends the tickets and cookies that came from that session. */
+  async sessionEnded(sid: string): Promise<void> {
     for (const [key, ticket] of this.tickets) if (ticket.sid === sid) this.tickets.delete(key);
+    await this.deps.grants.removeSession(sid);
+  }
+
+  /** Forgets cookies past their expiry. */
+  purgeExpired(): Promise<void> {
+    return this.deps.grants.purgeExpired();
   }
 }

@@ -12,11 +12,13 @@ import { CommandRunner } from '../../host/command-runner.ts';
 import { NginxHost } from '../../host/nginx/nginx-host.ts';
 import { StreamFirewall } from '../../host/nftables/stream-firewall.ts';
 import type { SqliteSessionStore } from '../auth/session-store.ts';
+import { LoginThrottle } from '../auth/throttle.ts';
 import type { GroupsService } from '../users/groups.service.ts';
 import type { UsersService } from '../users/users.service.ts';
 import type { TlsArea } from '../tls/tls-area.ts';
 import { boxLifetimeDays } from '../tls/tls.service.ts';
 import { ProxyAccess } from './proxy-access.ts';
+import { ProxyGrants } from './proxy-grants.ts';
 import { initProxyEntryModel } from './proxy.model.ts';
 import { proxyHandlers } from './proxy.routes.ts';
 import { ProxyService } from './proxy.service.ts';
@@ -70,6 +72,8 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     sessionAlive: async (sid) => (await deps.sessionStore.isAlive(sid)) !== null,
     user: (userId) => deps.identity.users.principal(userId),
     groupIdsOf: async (userId) => (await deps.identity.groups.list()).filter((g) => g.members.some((m) => m.id === userId)).map((g) => g.id),
+    throttle: new LoginThrottle(deps.db, undefined, () => deps.clock.now()),
+    grants: new ProxyGrants(deps.db, () => deps.clock.now()),
   });
   const service: ProxyService = new ProxyService({
     db: deps.db,
@@ -94,14 +98,36 @@ export function createProxyArea(deps: ProxyAreaDeps) {
         const issued = await deps.tls.service.issueServerCertificate(names, boxLifetimeDays);
         return { chainPem: issued.certificatePem + issued.chainPem, privateKeyPem: issued.privateKeyPem };
       },
+      fromCurrentAuthority: (pem) => deps.tls.service.fromCurrentAuthority(pem),
       boxCertificate: async () => {
         await deps.tls.service.ready();
         return deps.tls.service.presented();
       },
     },
   });
-  deps.sessionStore.ended.on('ended', (sid: string) => access.sessionEnded(sid));
-  deps.scheduler.every('proxy.maintain', maintainIntervalMs, () => service.maintain(), { delayFirst: true });
+  // nginx's default server on the HTTPS port presents the box's certificate: a new one is written and reloaded.
+  // A new authority (which reissues the box's certificate too) leaves the hosts' certificates untrusted: they are reissued.
+  deps.tls.onPresentedChanged(() => {
+    // Before the daemon listens the start applies it anyway.
+    if (daemonUrl === null) return;
+    service
+      .maintain()
+      .then(() => service.apply())
+      .catch((err: unknown) => logger.error('the proxy kept the previous certificates', { component: 'proxy', error: (err as Error).message }));
+  });
+  deps.sessionStore.ended.on('ended', (sid: string) => {
+    // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.
+    access.sessionEnded(sid).catch((err: unknown) => logger.warn('proxy cookies of a session stay', { component: 'proxy', error: (err as Error).message }));
+  });
+  deps.scheduler.every(
+    'proxy.maintain',
+    maintainIntervalMs,
+    async () => {
+      await access.purgeExpired();
+      await service.maintain();
+    },
+    { delayFirst: true },
+  );
   return {
     service,
     access,

@@ -1,6 +1,7 @@
 import { proxyHostHeader } from '../../../../shared/src/api/proxy.ts';
 import type { NginxPlan } from '../../host/nginx/nginx-config.ts';
 import type { NginxFile } from '../../host/nginx/nginx-host.ts';
+import { proxyCookie } from './proxy-access.ts';
 import type { ProxyState, StoredCertificate } from './proxy-records.ts';
 
 export interface PlanContext {
@@ -62,6 +63,7 @@ export function buildPlan(state: ProxyState, context: PlanContext): { plan: Ngin
       streams,
       streamModule: context.streamModule,
       hostHeader: proxyHostHeader,
+      signInCookie: proxyCookie,
     },
     files,
   };

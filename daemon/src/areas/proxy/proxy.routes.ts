@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import type { Request } from 'express';
 import { proxyHostHeader, type proxyRoutes } from '../../../../shared/src/api/proxy.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
@@ -9,6 +11,19 @@ function hostIdOf(value: string | undefined): number {
   const id = Number(value);
   if (!Number.isSafeInteger(id) || id < 1) throw new ProblemError('proxy.host.not_found', { id: value ?? null });
   return id;
+}
+
+const loopback = /^(127\.|::1$|::ffff:127\.)/;
+
+/**
+ * The visitor's address: nginx (on loopback) names it in X-Real-IP, which it sets from $remote_addr over
+ * anything the visitor sent. Anyone else is the address of the connection; X-Forwarded-For is not read,
+ * since nginx hands the visitor's own one on to its auth subrequest.
+ */
+function visitorAddress(req: Request): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const named = req.get('X-Real-IP');
+  return loopback.test(peer) && named && isIP(named) ? named : peer;
 }
 
 export function proxyHandlers(proxy: ProxyService, access: ProxyAccess): AreaHandlers<typeof proxyRoutes> {
@@ -26,7 +41,7 @@ export function proxyHandlers(proxy: ProxyService, access: ProxyAccess): AreaHan
     updateStream: ({ params, body }) => proxy.updateStream(params.id, body),
     removeStream: ({ params }) => proxy.removeStream(params.id),
     ticket: ({ user, body }) => access.ticket(user, body.url),
-    authorize: ({ req }) => access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization')),
+    authorize: ({ req }) => access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization'), visitorAddress(req)),
     redeem: async ({ req, res, query }) => {
       const secure = req.get('X-Forwarded-Proto') === 'https';
       const { cookie, location } = await access.redeem(hostIdOf(req.get(proxyHostHeader)), query.ticket, secure);

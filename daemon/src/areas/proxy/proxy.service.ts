@@ -40,6 +40,8 @@ export interface ProxyServiceDeps {
     /** A certificate from the box's authority (tls.name.out_of_scope outside its scope). */
     issue(names: string[]): Promise<StoredCertificate>;
     boxCertificate(): Promise<StoredCertificate>;
+    /** Whether a certificate comes from the authority as it is now (not one replaced since). */
+    fromCurrentAuthority(certificatePem: string): boolean;
   };
 }
 
@@ -176,7 +178,7 @@ export class ProxyService {
         signIn: request.signIn ?? { enabled: false, userIds: [], groupIds: [] },
       };
       const saved = await this.write('host', id, host, t);
-      this.deps.access.hostChanged(saved, false);
+      this.deps.access.hostChanged(saved);
       this.deps.logger.info(id === null ? 'proxy host added' : 'proxy host changed', { component: 'proxy', id: saved, domains: host.domains });
     });
   }
@@ -189,8 +191,10 @@ export class ProxyService {
     return this.saveHost(id, request);
   }
 
-  removeHost(id: number): Promise<ProxySettings> {
-    return this.remove('host', id, 'proxy.host.not_found');
+  async removeHost(id: number): Promise<ProxySettings> {
+    const settings = await this.remove('host', id, 'proxy.host.not_found');
+    await this.deps.access.hostRemoved(id);
+    return settings;
   }
 
   private remove(kind: 'host' | 'redirect' | 'stream', id: number, missing: 'proxy.host.not_found' | 'proxy.redirect.not_found' | 'proxy.stream.not_found') {
@@ -198,7 +202,6 @@ export class ProxyService {
       // The row holds an uploaded certificate too: it goes with it.
       const removed = await this.deps.rows.destroy({ where: { id, kind }, transaction: t });
       if (removed === 0) throw new ProblemError(missing, { id });
-      if (kind === 'host') this.deps.access.hostChanged(id, true);
       this.deps.logger.info(`proxy ${kind} removed`, { component: 'proxy', id });
     });
   }
@@ -274,11 +277,12 @@ export class ProxyService {
     return this.remove('stream', id, 'proxy.stream.not_found');
   }
 
-  /** Renews the authority's certificates of hosts and redirects well before they end. */
+  /** Renews the authority's certificates of hosts and redirects well before they end, and those of a replaced authority. */
   async maintain(): Promise<void> {
     const state = await this.state();
     const soon = this.deps.clock.now() + renewBeforeMs;
-    const ending = (c: StoredCertificate | null) => c !== null && Date.parse(new X509Certificate(c.chainPem).validTo) < soon;
+    const ending = (c: StoredCertificate | null) =>
+      c !== null && (Date.parse(new X509Certificate(c.chainPem).validTo) < soon || !this.deps.tls.fromCurrentAuthority(c.chainPem));
     const hosts = state.hosts.filter((h) => h.tls.mode === 'authority' && ending(h.tls.certificate));
     const redirects = state.redirects.filter((r) => r.https && ending(r.certificate));
     if (hosts.length + redirects.length === 0) return;

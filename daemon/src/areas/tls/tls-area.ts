@@ -33,6 +33,8 @@ const secureContextOf = (presented: PresentedCertificate) => ({ cert: presented.
 export function createTlsArea(deps: TlsAreaDeps) {
   const store = new TlsStore(path.join(deps.dataDir, 'tls'), path.join(deps.dataDir, 'tls-secret'));
   let httpsServer: HttpsServer | null = null;
+  // Others that present the box's certificate too (the reverse proxy's default server).
+  const presentedListeners: ((presented: PresentedCertificate) => void)[] = [];
   const service = new TlsService({
     store,
     clock: deps.clock,
@@ -40,13 +42,18 @@ export function createTlsArea(deps: TlsAreaDeps) {
     https: deps.https,
     host: deps.host ?? hostIdentity,
     // New connections get the new certificate; open ones (and their live topics) keep theirs.
-    presentedChanged: (presented) => httpsServer?.setSecureContext(secureContextOf(presented)),
+    presentedChanged: (presented) => {
+      httpsServer?.setSecureContext(secureContextOf(presented));
+      for (const listener of presentedListeners) listener(presented);
+    },
   });
   // A box made its authority and certificate before listening: the first check can wait an interval.
   deps.scheduler.every(tlsMaintainTask, maintainIntervalMs, () => service.maintain(), { delayFirst: true });
   return {
     service,
     store,
+    /** Calls `listener` whenever the certificate the box presents changes. */
+    onPresentedChanged: (listener: (presented: PresentedCertificate) => void) => presentedListeners.push(listener),
     handlers: tlsHandlers(service),
     scheme: deps.https ? 'https' : 'http',
     /** The daemon's server: HTTPS with the presented certificate, or plain HTTP. */

@@ -144,6 +144,13 @@ export class TlsService {
     return { ...issued, chainPem: authority.intermediatePem };
   }
 
+  /** Whether a certificate was signed by the authority's current intermediate (a replaced authority's are not trusted). */
+  fromCurrentAuthority(certificatePem: string): boolean {
+    const cert = new X509Certificate(certificatePem);
+    const intermediate = new X509Certificate(this.current().intermediatePem);
+    return cert.checkIssued(intermediate) && cert.verify(intermediate.publicKey);
+  }
+
   async issue(request: IssueCertificateRequest): Promise<IssuedCertificateFiles> {
     const issued = await this.issueServerCertificate(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
     const id = await this.exclusive(async () => {

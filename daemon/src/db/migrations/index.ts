@@ -21,5 +21,6 @@ export const migrations: MigrationSet = {
   '20261125200000-proxy': () => import('./20261125200000-proxy.ts'),
   '20261125200000-store': () => import('./20261125200000-store.ts'),
   '20261125230000-notification-codes': () => import('./20261125230000-notification-codes.ts'),
+  '20261125230000-proxy-grants': () => import('./20261125230000-proxy-grants.ts'),
   '20261125230100-store-announcements': () => import('./20261125230100-store-announcements.ts'),
 };

@@ -49,6 +49,8 @@ export interface NginxPlan {
   /** Path of nginx's stream module; needed when there are streams. */
   streamModule: string | null;
   hostHeader: string;
+  /** The box's cookie for sign-in-protected hosts: nginx keeps it from the targets. */
+  signInCookie: string;
 }
 
 const listen = (plan: NginxPlan, port: number, extra = ''): string => `listen ${plan.address ? `${plan.address}:` : ''}${port}${extra};`;
@@ -74,19 +76,31 @@ function unknownServer(plan: NginxPlan): string[] {
 /** The daemon's two endpoints every guarded host reaches: the per-request question and the ticket. */
 function guardLocations(plan: NginxPlan, host: NginxProxyHost): string[] {
   const signIn = plan.signInUrl ?? `https://$host:${plan.boxPort}/`;
-  const daemonHeaders = [`proxy_set_header ${plan.hostHeader} ${host.id};`, 'proxy_set_header X-Forwarded-Proto $scheme;', 'proxy_set_header Host $host;'];
+  const daemon = `${new URL(plan.daemonUrl).protocol}//cellar_daemon`;
+  const daemonHeaders = [
+    `proxy_set_header ${plan.hostHeader} ${host.id};`,
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_set_header Host $host;',
+    // Kept-alive connections to the daemon (see daemonUpstream).
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+  ];
   return [
     ...block('location = /.cellar/auth', [
       'internal;',
-      `proxy_pass ${plan.daemonUrl}/api/proxy/authorize;`,
+      `proxy_pass ${daemon}/api/proxy/authorize;`,
       'proxy_pass_request_body off;',
       'proxy_set_header Content-Length "";',
+      // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent.
+      'proxy_set_header X-Real-IP $remote_addr;',
       ...daemonHeaders,
     ]),
-    ...block('location = /.cellar/ticket', [`proxy_pass ${plan.daemonUrl}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
+    ...block('location = /.cellar/ticket', [`proxy_pass ${daemon}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
     // The daemon says which answer is missing: the box's sign-in (sent there with the address asked) or Basic Auth.
     ...block('location @cellar_unauthorized', [
       `if ($cellar_auth = "signin") { return 302 "${signIn}#proxy=$scheme://$http_host$request_uri"; }`,
+      // Too many wrong passwords from this address: no password prompt, only when to try again.
+      'if ($cellar_auth = "throttled") { add_header Retry-After $cellar_retry_after always; return 429; }',
       'add_header WWW-Authenticate \'Basic realm="Cellar"\' always;',
       'return 401;',
     ]),
@@ -103,17 +117,40 @@ function proxyLocation(host: NginxProxyHost): string[] {
     'proxy_set_header X-Forwarded-Proto $scheme;',
     // "" keeps connections to the target open between requests; an upgrade request gets "upgrade".
     `proxy_set_header Connection ${host.websocket ? '$cellar_connection_upgrade' : '""'};`,
+    // The box's sign-in cookie is the daemon's business, not the target's: the others go on.
+    'proxy_set_header Cookie $cellar_target_cookie;',
   ];
   if (host.websocket) lines.push('proxy_set_header Upgrade $http_upgrade;', 'proxy_read_timeout 1h;');
   if (host.target.scheme === 'https') lines.push('proxy_ssl_server_name on;', `proxy_ssl_name ${host.target.host};`);
   if (host.guarded)
-    lines.push('auth_request /.cellar/auth;', 'auth_request_set $cellar_auth $upstream_http_x_cellar_auth;', 'error_page 401 = @cellar_unauthorized;');
+    lines.push(
+      'auth_request /.cellar/auth;',
+      'auth_request_set $cellar_auth $upstream_http_x_cellar_auth;',
+      'auth_request_set $cellar_retry_after $upstream_http_retry_after;',
+      'error_page 401 = @cellar_unauthorized;',
+    );
   return block('location /', lines);
+}
+
+/**
+ * Idle connections to a target or the daemon close before the other side closes them (Node's
+ * servers, the daemon among them, after 5 s): a request nginx sends on a connection the other side
+ * is closing fails, and nginx sends a POST again on no other.
+ */
+const idleUpstream = 'keepalive_timeout 4s;';
+
+/**
+ * Guarded hosts ask the daemon at every request: over kept-alive connections, or a busy host
+ * opens a connection a request and runs the loopback out of ports (each waits 60 s in TIME_WAIT).
+ */
+function daemonUpstream(plan: NginxPlan): string[] {
+  if (!plan.hosts.some((h) => h.guarded)) return [];
+  return block('upstream cellar_daemon', [`server ${new URL(plan.daemonUrl).host};`, 'keepalive 8;', idleUpstream]);
 }
 
 function hostServers(plan: NginxPlan, host: NginxProxyHost): string[] {
   const names = `server_name ${host.domains.join(' ')};`;
-  const upstream = block(`upstream cellar_host_${host.id}`, [`server ${host.target.host}:${host.target.port};`, 'keepalive 16;']);
+  const upstream = block(`upstream cellar_host_${host.id}`, [`server ${host.target.host}:${host.target.port};`, 'keepalive 16;', idleUpstream]);
   const inner = [...proxyLocation(host), ...(host.guarded ? guardLocations(plan, host) : [])];
   const httpLines =
     host.certificate && host.forceHttps
@@ -143,6 +180,19 @@ function streamServers(plan: NginxPlan): string[] {
   );
 }
 
+/**
+ * $cellar_target_cookie: the request's Cookie header without the sign-in cookie. The first
+ * pattern takes it off the end (with the separator before it), the second anywhere else; a name
+ * counts only at the start or after a separator, so `xcellar_proxy` stays.
+ */
+function cookieMap(cookie: string): string[] {
+  return block('map $http_cookie $cellar_target_cookie', [
+    `"~^(?<cellar_before>.*?);\\s*${cookie}=[^;]*;?\\s*$" $cellar_before;`,
+    `"~^(?<cellar_head>(?:[^;]*;)*?\\s*)${cookie}=[^;]*(?:;\\s*)?(?<cellar_tail>.*)$" $cellar_head$cellar_tail;`,
+    'default $http_cookie;',
+  ]);
+}
+
 /** nginx.conf for the proxy: everything nginx serves comes from the plan, nothing from /etc/nginx. */
 export function renderNginxConfig(plan: NginxPlan): string {
   const run = plan.runtimeDir;
@@ -163,6 +213,8 @@ export function renderNginxConfig(plan: NginxPlan): string {
     'ssl_protocols TLSv1.2 TLSv1.3;',
     'server_names_hash_bucket_size 128;',
     ...block('map $http_upgrade $cellar_connection_upgrade', ['default upgrade;', '\'\' "";']),
+    ...cookieMap(plan.signInCookie),
+    ...daemonUpstream(plan),
     ...unknownServer(plan),
     ...plan.hosts.flatMap((h) => hostServers(plan, h)),
     ...plan.redirects.flatMap((r) => redirectServers(plan, r)),

@@ -110,7 +110,8 @@ export class NginxHost {
   private async reloadOrStart(): Promise<void> {
     const confFile = path.join(this.conf, 'nginx.conf');
     if (this.state() === 'running') {
-      const before = this.workers();
+      // Workers of a master that just started may not be forked yet: without them the old generation is unknown.
+      const before = await this.currentWorkers();
       await this.deps.runner.run([this.binary, ...this.args(confFile), '-s', 'reload'], { timeoutMs: 30_000 });
       await this.reloaded(before);
       return;
@@ -131,6 +132,8 @@ export class NginxHost {
     }
     this.master = child;
     child.once('exit', (code) => this.deps.logger.warn('nginx exited', { component: 'proxy', code }));
+    // The pid file comes before the worker: nginx serves once the worker runs.
+    await this.currentWorkers();
     this.deps.logger.info('nginx started', { component: 'proxy', pid: child.pid });
   }
 
@@ -143,6 +146,17 @@ export class NginxHost {
     } catch {
       return [];
     }
+  }
+
+  /** The running generation's workers, waiting (at most 5 s) for the master to fork them. */
+  private async currentWorkers(): Promise<string[]> {
+    for (let i = 0; i < 100; i++) {
+      const workers = this.workers();
+      if (workers.length > 0) return workers;
+      await delay(50);
+    }
+    this.deps.logger.warn('nginx has no worker process', { component: 'proxy' });
+    return [];
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describeError } from '../../lib/i18n/i18n.svelte.ts';
 
-/** The busy flag and error line of a Control Panel dialog while it sends its change to the box. */
+/** The busy flag and error line of a Control Panel dialog or panel while it sends its change to the box. */
 export class DialogForm {
   busy = $state(false);
   error = $state<string | null>(null);
