@@ -147,7 +147,9 @@ async function runPlan(plan: StorePlan, run: CommandRunner): Promise<SystemTrust
   for (const [file, ...args] of plan.commands) {
     const answer = await run(file!, args, commandTimeoutMs);
     const tool = file === 'pkexec' ? args[0]! : file!;
-    if (answer.missing) return { store: plan.store, state: 'missing', tool: file!, package: packages[file!] ?? file!, detail: null };
+    // Debian's package names mean something only on Linux; macOS and Windows ship their tools.
+    const linux = plan.store === 'nss' || plan.store === 'system';
+    if (answer.missing) return { store: plan.store, state: 'missing', tool: file!, package: linux ? (packages[file!] ?? file!) : null, detail: null };
     if (file === 'pkexec' && answer.code !== null && pkexecDeclined.has(answer.code))
       return { store: plan.store, state: 'declined', tool: 'pkexec', package: null, detail: answer.stderr || null };
     if (answer.code !== 0) return { store: plan.store, state: 'failed', tool, package: null, detail: answer.stderr || `exit ${answer.code}` };
