@@ -55,6 +55,21 @@ export interface InstallerCall {
   body?: unknown;
 }
 
+/** The system's stores a root can go into: the user's NSS database (Chrome, Chromium on Linux), Debian's system store, the macOS login keychain, the Windows user's Root store. */
+export type SystemTrustStore = 'nss' | 'system' | 'keychain' | 'windows';
+
+/**
+ * One store's outcome: `done`; `missing` with the tool and what installs it; `declined` when
+ * the user refused the administrator prompt; `failed` with the tool's own words.
+ */
+export interface SystemTrustResult {
+  store: SystemTrustStore;
+  state: 'done' | 'missing' | 'declined' | 'failed';
+  tool: string | null;
+  package: string | null;
+  detail: string | null;
+}
+
 export interface ConsoleBridge {
   listBoxes(): Promise<ListedBox[]>;
   /** Calls back with the whole list on every change; answers a function that stops it. */
@@ -64,6 +79,8 @@ export interface ConsoleBridge {
   offerRoot(id: string): Promise<RootOffer>;
   /** Pins the root the box offers now, if its fingerprint is still the one the user compared. */
   trustBox(id: string, fingerprint: string): Promise<ListedBox>;
+  /** Installs the box's pinned root into this computer's own stores with the system's tools (the page asks first). */
+  trustOnSystem(id: string): Promise<SystemTrustResult[]>;
   /** Opens the box's own web desktop in a window of its own session. */
   openBox(id: string): Promise<void>;
   readBackup(file: Uint8Array, password: string): Promise<BackupView>;

@@ -148,7 +148,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const { users, auth } = identity;
   // The time area is built further down: the zone reaches it through this closure, called only on a request.
   const setTimeZone = async (timeZone: string) => void (await systemHost.time.set({ timeZone, servers: (await systemHost.time.get()).servers }));
-  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, setTimeZone, announce: options.announceSetupCode }));
+  const time = { set: setTimeZone, zones: () => systemHost.time.zones() };
+  const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, time, announce: options.announceSetupCode }));
   const jobs = new JobEngine({
     db,
     logger,

@@ -21,6 +21,9 @@ describe('first-run setup sets the time zone', () => {
   it('refuses an unknown zone before making the administrator, then sets the chosen zone with the rest', async () => {
     const code = readFileSync(path.join(box.dataDir, setupCodeFile), 'utf8').trim();
     const anon = box.client();
+    // The page offers the zones the box knows, the Time section's list, before anyone can sign in.
+    const { zones } = await anon.api.firstRun.zones();
+    expect(zones).to.include.members(['UTC', 'Europe/Vienna']);
     const body = {
       code,
       username: 'owner',
@@ -36,6 +39,8 @@ describe('first-run setup sets the time zone', () => {
     expect(await anon.api.firstRun.complete({ body: { ...body, timeZone: 'Europe/Vienna' } })).to.deep.equal({ username: 'owner' });
     expect(readlinkSync(path.join(root, 'etc/localtime'))).to.equal('../usr/share/zoneinfo/Europe/Vienna');
     const owner = await box.signIn('owner', 'a long owner password 1');
-    expect((await owner.api.systemTime.time()).timeZone).to.equal('Europe/Vienna');
+    expect(await owner.api.systemTime.time()).to.deep.include({ timeZone: 'Europe/Vienna', zones });
+    // Once set up, the list is the Time section's alone.
+    await expectProblem(anon.api.firstRun.zones(), 'setup.done', 409);
   });
 });

@@ -72,13 +72,15 @@ describe('e2e: console box list with a real daemon announced over mDNS', functio
     expect(await attic.getByRole('button', { name: en['boxes.forget'] }).count()).to.equal(1);
   });
 
-  it('opens the installer wizard by keyboard and shows the box refusal of a claim (a box not in installer mode)', async () => {
+  it('opens the installer wizard by keyboard and shows the box refusal of a claim in words, its code as a detail (a box not in installer mode)', async () => {
     const install = page.locator('li[data-box="newbox"]').getByRole('button', { name: en['boxes.install'] });
     await install.focus();
     await page.keyboard.press('Enter');
     await expectText(page.getByRole('heading', { level: 2 }), en['wizard.title'].replace('{name}', 'newbox'));
     await page.getByRole('button', { name: en['wizard.claim.submit'] }).press('Enter');
-    await expectText(page.getByRole('alert').first(), en['error.console.installer.refused'].replace('{code}', 'installer.mode.inactive'));
+    // The console's own words for the box's problem code; the code itself only as a detail.
+    await expectText(page.getByRole('alert').first(), en['error.installer.mode.inactive']);
+    await expectText(page.locator('.card .ui-hint').last(), en['error.code'].replace('{code}', 'installer.mode.inactive'));
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-wizard-390') });
   });

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import de from '../../web/src/lib/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/lib/i18n/en.json' with { type: 'json' };
+import timeDe from '../../web/src/apps/control-panel/time/i18n/de.json' with { type: 'json' };
 import { artifacts, expectText, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import type { TestDaemon } from '../helpers/daemon.ts';
 
@@ -35,6 +36,15 @@ describe('e2e: first-run setup of a box without administrator', function () {
     await page.getByRole('heading', { name: de['firstRun.title'].replace('{product}', 'Cellar') }).waitFor();
     await page.getByLabel(de['firstRun.code']).fill('AAAAA-AAAAA');
     await page.getByLabel(de['firstRun.region']).selectOption('AT');
+    // The zones offered are the box's own, the list of the Control Panel's Time section, in the same field.
+    const zone = page.getByLabel(de['firstRun.timeZone']);
+    const offered = await page
+      .locator(`datalist[id="${await zone.getAttribute('list')}"] option`)
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).to.deep.equal((await box.client().api.firstRun.zones()).zones);
+    expect(offered).to.include('Europe/Vienna');
+    await zone.fill(offered.find((z) => z === 'Europe/Vienna')!);
+    await expectText(page.locator(`[id="${await zone.getAttribute('aria-describedby')}"]`), timeDe['controlPanel.time.zoneHint']);
     await page.getByLabel(de['firstRun.boxName']).fill('Keller');
     await page.getByLabel(de['firstRun.username']).fill('owner');
     await page.getByLabel(de['firstRun.password'], { exact: true }).fill('a long enough passphrase');
@@ -56,5 +66,6 @@ describe('e2e: first-run setup of a box without administrator', function () {
     expect(setup).to.include({ setupCode: false, boxName: 'Keller', language: 'de', region: 'AT' });
     const owner = await box.signIn('owner', 'a long enough passphrase');
     expect(owner.user).to.include({ username: 'owner', admin: true, language: 'de' });
+    expect((await owner.api.systemTime.time()).timeZone).to.equal('Europe/Vienna');
   });
 });

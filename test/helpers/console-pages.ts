@@ -96,8 +96,25 @@ const bridgeScript = `(() => {
     forgetBox: (id) => call('forgetBox', id),
     offerRoot: (id) => call('offerRoot', id),
     trustBox: (id, fingerprint) => call('trustBox', id, fingerprint),
+    trustOnSystem: (id) => call('trustOnSystem', id),
     openBox: (id) => call('openBox', id),
     readBackup: (file, password) => call('readBackup', base64(file), password),
     installer: (request) => call('installer', request),
   };
+})()`;
+
+/** Run in a page: what sticks out of a narrow window (the page scrolling sideways, or controls past its right edge that nothing clips). */
+export const overflowScript = `(() => {
+  const width = window.innerWidth;
+  const out = [];
+  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label, code')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 0.5) continue;
+    let clipped = false;
+    for (let p = el.parentElement; p && !clipped; p = p.parentElement)
+      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
+    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
+  }
+  return out;
 })()`;

@@ -50,6 +50,7 @@ app.whenReady().then(() => {
   handle('forgetBox', (id: string) => service.forgetBox(id));
   handle('offerRoot', (id: string) => service.offerRoot(id));
   handle('trustBox', (id: string, fingerprint: string) => service.trustBox(id, fingerprint));
+  handle('trustOnSystem', (id: string) => service.trustOnSystem(id));
   handle('openBox', (id: string) => openBoxWindow(service, id));
   handle('readBackup', (file: Uint8Array, password: string) => service.readBackup(file, password));
   handle('installer', (call: Parameters<ConsoleBridge['installer']>[0]) => service.installer(call));

@@ -1,5 +1,6 @@
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
+import type { HttpMethod } from '../../../shared/src/api/route.ts';
 import { ConsoleError } from './console-error.ts';
 
 const maxAnswerBytes = 4 * 1024 * 1024;
@@ -11,7 +12,7 @@ const maxAnswerBytes = 4 * 1024 * 1024;
  */
 export function boxRequest(
   origin: string,
-  method: 'GET' | 'POST',
+  method: HttpMethod,
   path: string,
   options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<{ status: number; body: unknown }> {

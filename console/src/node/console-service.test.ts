@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type DetailedPeerCertificate } from 'node:tls';
 import { TlsStore } from '../../../daemon/src/areas/tls/tls-store.ts';
+import { errorCatalog } from '../../../shared/src/errors/index.ts';
 import { adminPassword, startTestDaemon, type TestDaemon } from '../../../test/helpers/daemon.ts';
 import { httpsClient } from '../../../test/helpers/https-client.ts';
 import { BoxStore } from './box-store.ts';
@@ -118,5 +119,17 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     expect(err).to.be.instanceOf(ConsoleError).with.property('code', 'console.installer.not_claimed');
     const unknown = await service.installer({ boxId: listed.id, operation: 'format' as never }).catch((e: unknown) => e);
     expect(unknown).to.be.instanceOf(ConsoleError).with.property('code', 'console.installer.refused');
+  });
+
+  it("hands the page a box's refusal with its problem code, title and detail (a claim on a box not in installer mode)", async () => {
+    const listed = service.listBoxes()[0]!;
+    const err = await service.installer({ boxId: listed.id, operation: 'claim' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ConsoleError).with.property('code', 'console.installer.refused');
+    expect((err as ConsoleError).params).to.deep.include({
+      status: 409,
+      code: 'installer.mode.inactive',
+      title: errorCatalog['installer.mode.inactive'].title,
+      detail: errorCatalog['installer.mode.inactive'].title,
+    });
   });
 });

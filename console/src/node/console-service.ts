@@ -1,4 +1,4 @@
-import type { BackupView, InstallerCall, ListedBox, RootOffer } from '../bridge.ts';
+import type { BackupView, InstallerCall, ListedBox, RootOffer, SystemTrustResult } from '../bridge.ts';
 import { readBackupView } from './backup-reader.ts';
 import type { BoxStore, KnownBox } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
@@ -6,6 +6,7 @@ import { sameBox, urlOf, type Discovery } from './discovery.ts';
 import { InstallerClient } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
 import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
+import { applyRoot, currentTrustHost, planInstall, type CommandRunner, type TrustHost } from './system-trust.ts';
 
 /**
  * What the console's pages ask for, over the Node modules: the Electron main process answers its
@@ -19,6 +20,9 @@ export class ConsoleService {
       store: BoxStore;
       discovery: Discovery;
       fetchRoot?: (url: string) => Promise<FetchedRoot>;
+      /** The system's trust stores: this process's by default; tests give a home of their own. */
+      trustHost?: TrustHost;
+      run?: CommandRunner;
     },
   ) {}
 
@@ -86,6 +90,13 @@ export class ConsoleService {
     this.deps.store.pin(box.id, { pem: root.pem, sha256: root.sha256 });
     this.deps.discovery.changed();
     return this.listed(box.id);
+  }
+
+  /** Puts the pinned root into this computer's stores too; only a pinned root without a pending warning. */
+  async trustOnSystem(id: string): Promise<SystemTrustResult[]> {
+    const box = this.known(id);
+    if (!box.pin || box.warning) throw new ConsoleError('console.box.untrusted', { id: box.id });
+    return applyRoot(planInstall, box.pin.pem, box.name, this.deps.trustHost ?? currentTrustHost(), this.deps.run);
   }
 
   private namesOf(box: KnownBox): string[] {

@@ -21,6 +21,7 @@ const bridge = {
   forgetBox: (id) => call('forgetBox', id),
   offerRoot: (id) => call('offerRoot', id),
   trustBox: (id, fingerprint) => call('trustBox', id, fingerprint),
+  trustOnSystem: (id) => call('trustOnSystem', id),
   openBox: (id) => call('openBox', id),
   readBackup: (file, password) => call('readBackup', file, password),
   installer: (request) => call('installer', request),

@@ -42,9 +42,28 @@ export const firstRunRequest = Joi.object<FirstRunRequest, true>({
   timeZone: Joi.string().max(64).pattern(timeZonePattern),
 }).id('FirstRunRequest');
 
+/** The zones the box's time zone database knows: the same list the Control Panel's Time section offers. */
+export interface FirstRunZones {
+  zones: string[];
+}
+
+export const firstRunZones = Joi.object<FirstRunZones, true>({ zones: Joi.array().items(Joi.string()).required() }).id('FirstRunZones');
+
 export const firstRunResult = Joi.object<FirstRunResult, true>({ username: Joi.string().required() }).id('FirstRunResult');
 
 export const firstRunRoutes = {
+  zones: defineRoute({
+    id: 'system.firstRunZones',
+    method: 'GET',
+    path: '/api/setup/time-zones',
+    access: 'public',
+    summary: "The time zones the box knows, for the first-run page's choice",
+    description:
+      'Public only while the box has no user (GET /api/setup answers `setupCode: true`), as the first-run page needs it before anyone can sign in; then setup.done, and administrators read the list in GET /api/system/time.',
+    status: 200,
+    response: firstRunZones,
+    errors: ['setup.done'],
+  }),
   complete: defineRoute({
     id: 'system.firstRun',
     method: 'POST',

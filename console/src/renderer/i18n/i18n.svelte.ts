@@ -22,13 +22,45 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   return dictionaries[current][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
-/** A page's message for a bridge failure: its code's text, else the code itself. */
+/** A param as words: lists joined, an item such as a disk guard reason `{ reason, detail }` by its detail. */
+const word = (value: unknown): string => {
+  if (Array.isArray(value)) return value.map(word).join(', ');
+  if (value && typeof value === 'object') {
+    const { detail, reason } = value as { detail?: unknown; reason?: unknown };
+    return String(detail || reason || '');
+  }
+  return String(value);
+};
+
+const textParams = (params: unknown): Record<string, string> =>
+  params && typeof params === 'object' ? Object.fromEntries(Object.entries(params).map(([k, v]) => [k, word(v)])) : {};
+
+const known = (code: unknown): code is string => typeof code === 'string' && `error.${code}` in en;
+
+/**
+ * A box's refusal (its problem+json answer): the console's own words for the box's code where it
+ * has them, else the box's title and detail as the box sent them. The code itself is no message:
+ * pages show it apart, as a detail (problemCode).
+ */
+function describeRefusal(params: Record<string, unknown>): string {
+  if (known(params.code)) return t(`error.${params.code}` as MessageKey, textParams(params.problemParams));
+  const title = typeof params.title === 'string' ? params.title : '';
+  const detail = typeof params.detail === 'string' && params.detail !== title ? params.detail : '';
+  if (!title && !detail) return t('error.box.refused.unexplained', { status: String(params.status ?? '') });
+  return t('error.box.refused', { reason: [title, detail].filter(Boolean).join(': ') });
+}
+
+/** A page's message for a bridge failure: its code's text, a box's refusal in words, else the code itself. */
 export function describeError(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
   const params = (err as { params?: Record<string, unknown> } | null)?.params ?? {};
-  if (typeof code === 'string' && `error.${code}` in en) {
-    const text = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
-    return t(`error.${code}` as MessageKey, text);
-  }
+  if (code === 'console.installer.refused' && 'status' in params) return describeRefusal(params);
+  if (known(code)) return t(`error.${code}` as MessageKey, textParams(params));
   return t('error.unknown', { code: typeof code === 'string' ? code : String(err) });
+}
+
+/** The box's code behind a refusal, for a page to show beside the message as a detail; '' otherwise. */
+export function problemCode(err: unknown): string {
+  const { code, params } = (err ?? {}) as { code?: unknown; params?: Record<string, unknown> };
+  return code === 'console.installer.refused' && typeof params?.code === 'string' ? params.code : '';
 }

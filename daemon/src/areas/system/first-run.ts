@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FirstRunRequest, FirstRunResult } from '../../../../shared/src/api/first-run.ts';
+import type { FirstRunRequest, FirstRunResult, FirstRunZones } from '../../../../shared/src/api/first-run.ts';
 import type { NewUser } from '../../../../shared/src/api/users.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -20,8 +20,8 @@ export interface FirstRunDeps {
   logger: Logger;
   system: SystemService;
   users: { count(): Promise<number>; create(body: NewUser): Promise<{ username: string }> };
-  /** Sets the box's time zone (the time area's TimeService); throws system.zone.unknown. */
-  setTimeZone?: (zone: string) => Promise<void>;
+  /** The time area's TimeService: `set` the box's zone (throws system.zone.unknown), the `zones` its database knows. */
+  time?: { set(zone: string): Promise<void>; zones(): Promise<string[]> };
   /** Where the code is told besides its file: the service's output, which the journal keeps (never the log store). */
   announce?: (line: string) => void;
 }
@@ -63,6 +63,12 @@ export class FirstRunSetup {
     return this.code !== null;
   }
 
+  /** The zones to offer on the first-run page; only while nobody can sign in to read them in the Time section. */
+  async zones(): Promise<FirstRunZones> {
+    if ((await this.deps.users.count()) > 0) throw new ProblemError('setup.done');
+    return { zones: this.deps.time ? await this.deps.time.zones() : ['UTC'] };
+  }
+
   async complete(body: FirstRunRequest): Promise<FirstRunResult> {
     if (this.running || (await this.deps.users.count()) > 0) throw new ProblemError('setup.done');
     if (this.code === null) throw new ProblemError('setup.code.expired');
@@ -87,7 +93,7 @@ export class FirstRunSetup {
 
   private async apply(body: FirstRunRequest): Promise<FirstRunResult> {
     // The zone before the user: an unknown zone leaves the code valid for another try.
-    if (body.timeZone !== undefined) await this.deps.setTimeZone?.(body.timeZone);
+    if (body.timeZone !== undefined) await this.deps.time?.set(body.timeZone);
     // The user first: a weak password or a taken name leaves the code valid for another try.
     const user = await this.deps.users.create({
       username: body.username,

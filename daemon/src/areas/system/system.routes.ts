@@ -14,5 +14,5 @@ export function systemHandlers(system: SystemService): AreaHandlers<typeof syste
 }
 
 export function firstRunHandlers(setup: FirstRunSetup): AreaHandlers<typeof firstRunRoutes> {
-  return { complete: ({ body }) => setup.complete(body) };
+  return { complete: ({ body }) => setup.complete(body), zones: () => setup.zones() };
 }

@@ -38,8 +38,13 @@ export class TimeService {
 
   async get(): Promise<TimeSettings> {
     const { host, clock } = this.deps;
-    const [configured, known, sync, zones] = await Promise.all([this.configured(), host.servers(), host.sync(), host.zones()]);
+    const [configured, known, sync, zones] = await Promise.all([this.configured(), host.servers(), host.sync(), this.zones()]);
     return { ...configured, defaultServers: known.defaults, sync, now: new Date(clock.now()).toISOString(), zones };
+  }
+
+  /** The zones the box's time zone database knows: what the Time section and the first-run page offer. */
+  zones(): Promise<string[]> {
+    return this.deps.host.zones();
   }
 
   async set(body: TimeSettingsRequest): Promise<TimeSettings> {

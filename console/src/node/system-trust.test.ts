@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createAuthority } from '../../../daemon/src/areas/tls/authority.ts';
+import { BoxStore } from './box-store.ts';
+import { ConsoleError } from './console-error.ts';
+import { ConsoleService } from './console-service.ts';
+import { Discovery } from './discovery.ts';
+import { applyRoot, localRootsDir, planInstall, planRemove, rootEntry, type TrustHost } from './system-trust.ts';
+
+/** What `certutil -L` lists of the database: nickname and trust attributes per line. */
+function listNss(home: string): string {
+  return execFileSync('certutil', ['-L', '-d', `sql:${path.join(home, '.pki', 'nssdb')}`], { encoding: 'utf8' });
+}
+
+describe('console system trust: the root into the system stores with their own tools', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let home: string;
+  let rootPem: string;
+  let host: TrustHost;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cellar-system-trust-'));
+    home = path.join(dir, 'home');
+    rootPem = (await createAuthority({ now: Date.now(), hostname: 'attic', localDomain: 'home.arpa' })).rootPem;
+    // An ordinary user without pkexec: the NSS database is theirs, the system store is not.
+    host = { platform: 'linux', home, isRoot: false, hasPkexec: false };
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("installs into a new user's NSS database for real, idempotently, and removes it again", async () => {
+    const nickname = rootEntry(rootPem, 'attic', 'unused').nickname;
+    expect(existsSync(path.join(home, '.pki', 'nssdb'))).to.equal(false);
+
+    const first = await applyRoot(planInstall, rootPem, 'attic', host);
+    expect(first).to.deep.equal([
+      { store: 'nss', state: 'done', tool: null, package: null, detail: null },
+      { store: 'system', state: 'missing', tool: 'pkexec', package: 'pkexec', detail: null },
+    ]);
+    const listed = listNss(home)
+      .split('\n')
+      .filter((line) => line.startsWith(nickname));
+    expect(listed).to.have.length(1);
+    expect(listed[0]).to.match(/\sC,,\s*$/);
+    // The database holds the very certificate: same fingerprint as the pinned root.
+    const stored = execFileSync('certutil', ['-L', '-d', `sql:${path.join(home, '.pki', 'nssdb')}`, '-n', nickname, '-a'], { encoding: 'utf8' });
+    expect(new X509Certificate(stored).fingerprint256).to.equal(new X509Certificate(rootPem).fingerprint256);
+
+    // Again: the database exists now, so it is not created twice, and the root stays one entry.
+    expect(planInstall(host, rootEntry(rootPem, 'attic', '/r.crt'))[0]!.commands.map((c) => c[3])).to.deep.equal(['-A']);
+    expect((await applyRoot(planInstall, rootPem, 'attic', host))[0]!.state).to.equal('done');
+    expect(
+      listNss(home)
+        .split('\n')
+        .filter((line) => line.startsWith(nickname)),
+    ).to.have.length(1);
+
+    expect((await applyRoot(planRemove, rootPem, 'attic', host))[0]).to.deep.include({ store: 'nss', state: 'done' });
+    expect(listNss(home)).not.to.include(nickname);
+    // Removing what is not there fails with certutil's own words, never silently.
+    const again = (await applyRoot(planRemove, rootPem, 'attic', host))[0]!;
+    expect(again).to.deep.include({ store: 'nss', state: 'failed', tool: 'certutil' });
+    expect(again.detail).to.be.a('string').and.not.equal('');
+  });
+
+  it('answers a missing certutil as a state naming the package, never a crash', async () => {
+    const path0 = process.env.PATH;
+    process.env.PATH = path.join(dir, 'no-tools-here');
+    try {
+      const [nss] = await applyRoot(planInstall, rootPem, 'attic', { ...host, home: path.join(dir, 'other-home') });
+      expect(nss).to.deep.equal({ store: 'nss', state: 'missing', tool: 'certutil', package: 'libnss3-tools', detail: null });
+    } finally {
+      process.env.PATH = path0;
+    }
+  });
+
+  it('plans the system store, the macOS keychain and the Windows user store as argument arrays', () => {
+    const root = rootEntry(rootPem, 'at/tic;$()', '/tmp/r/root.crt');
+    expect(root.nickname).to.match(/^Cellar attic root [0-9a-f]{16}$/);
+    expect(root.fileName).to.match(/^cellar-[0-9a-f]{16}\.crt$/);
+    const local = path.join(localRootsDir, root.fileName);
+    const system = (h: Partial<TrustHost>) => planInstall({ ...host, ...h }, root)[1]!;
+    expect(system({ isRoot: true }).commands).to.deep.equal([['install', '-m', '0644', '/tmp/r/root.crt', local], ['update-ca-certificates']]);
+    expect(system({ hasPkexec: true }).commands).to.deep.equal([
+      ['pkexec', 'install', '-m', '0644', '/tmp/r/root.crt', local],
+      ['pkexec', 'update-ca-certificates'],
+    ]);
+    expect(planRemove({ ...host, isRoot: true }, root)[1]!.commands).to.deep.equal([['rm', '-f', local], ['update-ca-certificates']]);
+
+    const mac = { platform: 'darwin', home: '/Users/ann', isRoot: false, hasPkexec: false } as const;
+    const keychain = '/Users/ann/Library/Keychains/login.keychain-db';
+    expect(planInstall(mac, root)).to.deep.equal([
+      { store: 'keychain', commands: [['security', 'add-trusted-cert', '-r', 'trustRoot', '-k', keychain, '/tmp/r/root.crt']], folders: [], unavailable: null },
+    ]);
+    expect(planRemove(mac, root)[0]!.commands).to.deep.equal([
+      ['security', 'remove-trusted-cert', '/tmp/r/root.crt'],
+      ['security', 'delete-certificate', '-Z', root.sha1, keychain],
+    ]);
+    expect(root.sha1).to.equal(new X509Certificate(rootPem).fingerprint.replace(/:/g, ''));
+
+    const windows = { platform: 'win32', home: 'C:\\Users\\ann', isRoot: false, hasPkexec: false } as const;
+    expect(planInstall(windows, root)).to.deep.equal([
+      { store: 'windows', commands: [['certutil', '-user', '-addstore', 'Root', '/tmp/r/root.crt']], folders: [], unavailable: null },
+    ]);
+    expect(planRemove(windows, root)[0]!.commands).to.deep.equal([['certutil', '-user', '-delstore', 'Root', root.sha1]]);
+    expect(planInstall({ ...host, platform: 'freebsd' }, root)).to.deep.equal([]);
+  });
+
+  it('goes through the console service only for a pinned root without a warning', async () => {
+    const store = new BoxStore(path.join(dir, 'boxes.json'));
+    const service = new ConsoleService({
+      store,
+      discovery: new Discovery({ browser: { start: () => () => {} }, known: () => store.list() }),
+      trustHost: { ...host, home: path.join(dir, 'service-home') },
+    });
+    const box = store.add({ url: 'https://attic.home.arpa' });
+    const refused = await service.trustOnSystem(box.id).catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(ConsoleError).with.property('code', 'console.box.untrusted');
+    store.pin(box.id, { pem: rootPem, sha256: new X509Certificate(rootPem).fingerprint256 });
+    expect((await service.trustOnSystem(box.id))[0]).to.deep.include({ store: 'nss', state: 'done' });
+    expect(listNss(path.join(dir, 'service-home'))).to.include(rootEntry(rootPem, box.name, 'unused').nickname);
+  });
+});

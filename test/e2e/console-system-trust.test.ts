@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
+import { BoxStore } from '../../console/src/node/box-store.ts';
+import { ConsoleService } from '../../console/src/node/console-service.ts';
+import { Discovery } from '../../console/src/node/discovery.ts';
+import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
+import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
+import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
+import { installTestBridge, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+
+/** What Chromium run with this HOME makes of the box's HTTPS: it reads the user's NSS database there. */
+async function chromiumVisit(home: string, url: string): Promise<string> {
+  const browser = await launchChromium({ HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' });
+  try {
+    const page = await browser.newPage();
+    return await page.goto(url).then(
+      (answer) => `status ${answer?.status()}`,
+      (err: Error) => err.message.split('\n')[0]!,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+describe("e2e: console trusts a pinned root on this computer too (the user's NSS database, for real)", function () {
+  this.timeout(120_000);
+  let box: TestDaemon;
+  let browser: Browser;
+  let pages: { url: string; server: Server };
+  let dir: string;
+  let home: string;
+  let rootFingerprint: string;
+  let page: Page;
+
+  before(async () => {
+    assertChromium();
+    pages = await serveConsolePages();
+    box = await startTestDaemon({ https: true });
+    dir = mkdtempSync(path.join(tmpdir(), 'cellar-console-system-trust-'));
+    home = path.join(dir, 'home');
+    const rootPem = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).readAuthority()!.rootPem;
+    rootFingerprint = new X509Certificate(rootPem).fingerprint256;
+    const store = new BoxStore(path.join(dir, 'boxes.json'));
+    const discovery = new Discovery({ browser: { start: () => () => {} }, known: () => store.list() });
+    // An ordinary user without pkexec: the NSS database in a HOME of the test's own, the system store left alone.
+    const service = new ConsoleService({ store, discovery, trustHost: { platform: 'linux', home, isRoot: false, hasPkexec: false } });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+    page = await context.newPage();
+    await installTestBridge(page, serviceBridge(service));
+    await page.goto(pages.url);
+  });
+  after(async () => {
+    await browser?.close();
+    await box?.close();
+    pages?.server.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('offers it only after the root is pinned, asks first, and then Chromium trusts the box', async () => {
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.include('ERR_CERT_AUTHORITY_INVALID');
+    await page.getByLabel(en['boxes.add.label']).fill(box.url);
+    await page.keyboard.press('Enter');
+    const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
+    await expectText(card.locator('.trust-state'), en['boxes.untrusted']);
+    expect(await card.getByRole('button', { name: en['boxes.system'] }).count()).to.equal(0);
+    await card.getByRole('button', { name: en['boxes.trust'] }).click();
+    await page.getByRole('dialog').getByLabel(en['trust.box']).fill(rootFingerprint);
+    await page.getByRole('dialog').getByLabel(en['trust.box']).press('Enter');
+    await expectText(card.locator('.trust-state'), en['boxes.trusted']);
+
+    // By keyboard; Escape leaves everything as it was.
+    await card.getByRole('button', { name: en['boxes.system'] }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog.getByRole('heading'), en['system.title'].replace('{name}', '127.0.0.1'));
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-system-trust-390') });
+    await page.keyboard.press('Escape');
+    expect(await dialog.count()).to.equal(0);
+    expect(existsSync(path.join(home, '.pki'))).to.equal(false);
+
+    await card.getByRole('button', { name: en['boxes.system'] }).click();
+    await dialog.getByRole('button', { name: en['system.submit'] }).press('Enter');
+    await expectText(dialog.locator('li[data-store="nss"]'), `${en['system.store.nss']}: ${en['system.state.done']}`);
+    await expectText(
+      dialog.locator('li[data-store="system"]'),
+      `${en['system.store.system']}: ${en['system.state.missing'].replace('{tool}', 'pkexec').replace('{package}', 'pkexec')}`,
+    );
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-system-trust-done-390') });
+    await dialog.getByRole('button', { name: en['system.close'] }).click();
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
+  });
+
+  it('asks and answers in German too, and adding again changes nothing', async () => {
+    await page.getByLabel(en['app.language']).selectOption('de');
+    const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
+    await card.getByRole('button', { name: de['boxes.system'] }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog.getByRole('heading'), de['system.title'].replace('{name}', '127.0.0.1'));
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await dialog.getByRole('button', { name: de['system.submit'] }).click();
+    await expectText(dialog.locator('li[data-store="nss"]'), `${de['system.store.nss']}: ${de['system.state.done']}`);
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-system-trust-de-390') });
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
+  });
+});
