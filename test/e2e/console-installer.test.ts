@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
+import { installTestBridge, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
 import { startInNamespace } from '../helpers/mdns-namespace.ts';
@@ -21,16 +21,6 @@ const quiet = (argv: string[]) => {
     // Cleanup goes on past what the setup never made.
   }
 };
-const overflowScript = `(() => {
-  const width = window.innerWidth;
-  const out = [];
-  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label, code')) {
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right > width + 0.5) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
-  }
-  return out;
-})()`;
 const mib = 1024 * 1024;
 const password = 'the owner password 1';
 

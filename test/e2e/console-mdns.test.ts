@@ -6,19 +6,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
+import { installTestBridge, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
 import { makeMdnsNamespace, startInNamespace } from '../helpers/mdns-namespace.ts';
-
-const overflowScript = `(() => {
-  const width = window.innerWidth;
-  const out = [];
-  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label, code')) {
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right > width + 0.5) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
-  }
-  return out;
-})()`;
 
 /**
  * The box list fed by real mDNS: a real daemon announced in a network namespace of the test's own,

@@ -11,23 +11,8 @@ import { Discovery } from '../../console/src/node/discovery.ts';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
+import { installTestBridge, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
-
-const overflowScript = `(() => {
-  const width = window.innerWidth;
-  const out = [];
-  if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, label, code')) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.right <= width + 0.5) continue;
-    let clipped = false;
-    for (let p = el.parentElement; p && !clipped; p = p.parentElement)
-      clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 0.5;
-    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
-  }
-  return out;
-})()`;
 
 describe('e2e: console pages in Chromium against a real daemon (test bridge over the console modules)', function () {
   this.timeout(120_000);
