@@ -154,6 +154,18 @@ describe('system network: rules, confirm, revert and the 60-second deadline', ()
     );
   });
 
+  it('applies one of two changes sent at once; the other waits for it', async () => {
+    const answers = await Promise.all(
+      ['cellar-one', 'cellar-two'].map((hostName) => admin.request('PUT', '/api/system/network', { body: config({ hostName }) })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).to.deep.equal([200, 409]);
+    const applied = (await answers.find((a) => a.status === 200)!.json()) as { changeId: string };
+    expect(((await answers.find((a) => a.status === 409)!.json()) as { code: string }).code).to.equal('network.change.pending');
+    expect((await admin.api.systemNetwork.network()).pending?.changeId).to.equal(applied.changeId);
+    await admin.api.systemNetwork.revertNetwork({ params: { changeId: applied.changeId } });
+  });
+
   it('lets the session follow the box with the one-time token, which works once and only while the change is pending', async () => {
     const pending = await admin.api.systemNetwork.setNetwork({ body: config({ hostName: 'cellar-follow' }) });
     const elsewhere = box.client();

@@ -48,6 +48,7 @@ const bare = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$
 /** Network changes with confirm or rollback (spec 2, 3, 4.14). */
 export class NetworkService {
   private timer: NodeJS.Timeout | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: NetworkServiceDeps) {
     mkdirSync(path.join(deps.stateDir, 'changes'), { recursive: true, mode: 0o700 });
@@ -108,7 +109,7 @@ export class NetworkService {
     const wait = Math.max(0, pending.deadline - this.deps.clock.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.settleExpired().catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
+      this.exclusive(() => this.settleExpired()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
     }, wait);
     this.timer.unref();
   }
@@ -167,7 +168,12 @@ export class NetworkService {
     };
   }
 
-  async apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+  /** One change at a time: between the check for a pending change and its record the host is read, and a second request must not pass too. */
+  apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+    return this.exclusive(() => this.applyNow(raw, connection, userId));
+  }
+
+  private async applyNow(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
     await this.settleExpired();
     const current = this.pendingRecord();
     if (current) throw new ProblemError('network.change.pending', { changeId: current.changeId });
@@ -209,7 +215,11 @@ export class NetworkService {
     return pending;
   }
 
-  async confirm(changeId: string): Promise<void> {
+  confirm(changeId: string): Promise<void> {
+    return this.exclusive(() => this.confirmNow(changeId));
+  }
+
+  private async confirmNow(changeId: string): Promise<void> {
     const pending = this.awaiting(changeId);
     if (await this.settleExpired()) throw new ProblemError('network.change.expired', { changeId });
     const snap = this.snap(changeId);
@@ -222,7 +232,11 @@ export class NetworkService {
     this.finish(pending, 'confirmed', true);
   }
 
-  async revert(changeId: string): Promise<void> {
+  revert(changeId: string): Promise<void> {
+    return this.exclusive(() => this.revertNow(changeId));
+  }
+
+  private async revertNow(changeId: string): Promise<void> {
     const pending = this.awaiting(changeId);
     if (await this.settleExpired()) return;
     await this.deps.host.rollback(this.snap(changeId));
@@ -238,6 +252,13 @@ export class NetworkService {
     }
     writeFileSync(this.file('pending.json'), JSON.stringify({ ...pending, followUsed: true }, null, 2), { mode: 0o600 });
     return pending.userId;
+  }
+
+  /** Apply, confirm, revert and the deadline one after another: each reads and writes pending.json. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   close(): void {
