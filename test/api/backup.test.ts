@@ -149,6 +149,16 @@ describe('configuration backup, inspect and restore', function () {
     await expectProblem(admin.api.backup.restore({ body: { backupId: second.backupId, parts: ['region'] } }), 'backup.inspected.not_found', 404);
   });
 
+  it('restores one of two backups sent at once; the other is refused while it runs', async () => {
+    const file = await download(admin);
+    const ids = [(await inspect(admin, file)).backupId, (await inspect(admin, file)).backupId];
+    const before = restarts;
+    const answers = await Promise.all(ids.map((backupId) => admin.request('POST', '/api/system/backup/restore', { body: { backupId, parts: ['region'] } })));
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409]);
+    expect(((await answers.find((a) => a.status === 409)!.json()) as { code: string }).code).to.equal('backup.restore.running');
+    expect(restarts).to.equal(before + 1);
+  });
+
   it('restores regional settings alone, leaving users and sessions as they are', async () => {
     await admin.api.system.setRegion({ body: { language: 'de', region: 'CH' } });
     const file = await download(admin);
