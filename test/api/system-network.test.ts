@@ -101,6 +101,25 @@ describe('system network: rules, confirm, revert and the 60-second deadline', ()
     expect((await admin.api.systemNetwork.network()).pending).to.equal(null);
   });
 
+  it('refuses addresses Joi takes but the kernel does not read (IPvFuture, IPv4 with leading zeros) as bad input, never a 500', async () => {
+    const bad: Partial<NetworkConfig>[] = [
+      { interfaces: [{ name: card, method: 'static', addresses: ['v1.x/3'], gateway: null }] },
+      { interfaces: [{ name: card, method: 'static', addresses: ['010.0.0.1/8'], gateway: null }] },
+      { interfaces: [{ name: card, method: 'static', addresses: ['::ffff:010.0.0.1/104'], gateway: null }] },
+      { interfaces: [{ name: card, method: 'static', addresses: ['198.51.100.10/24'], gateway: 'v1.x' }] },
+      { nameServers: ['v1.x'] },
+      { nameServers: ['192.0.02.53'] },
+    ];
+    for (const overrides of bad) {
+      await expectProblem(admin.api.systemNetwork.checkNetwork({ body: config(overrides) }), 'request.body.invalid', 400);
+      await expectProblem(admin.api.systemNetwork.setNetwork({ body: config(overrides) }), 'request.body.invalid', 400);
+    }
+    // Leading zeros in IPv6 groups are ordinary.
+    await admin.api.systemNetwork.checkNetwork({
+      body: config({ interfaces: [{ name: card, method: 'static', addresses: ['2001:0db8::0010/64'], gateway: null }] }),
+    });
+  });
+
   it('checks without applying: stored form, changing interfaces, host name change, this connection, addresses to open', async () => {
     const check = await admin.api.systemNetwork.checkNetwork({ body: config({ hostName: 'Cellar-Test', vlans: [{ name: 'v30', parent: card, id: 30 }] }) });
     expect(check.config.hostName).to.equal('cellar-test');
