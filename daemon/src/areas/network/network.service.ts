@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NetworkCheck, NetworkConfig, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/system-network.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -62,6 +62,19 @@ export class NetworkService {
     return path.join(this.deps.stateDir, 'changes', changeId);
   }
 
+  /** Written beside, then renamed: a crash or a full disk leaves the old file or the new one, never half of one (which every later read would fail on). */
+  private save(name: string, value: unknown): void {
+    const file = this.file(name);
+    const temp = `${file}.tmp`;
+    try {
+      writeFileSync(temp, JSON.stringify(value, null, 2), { mode: 0o600 });
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
+    }
+    renameSync(temp, file);
+  }
+
   private pendingRecord(): PendingRecord | null {
     const file = this.file('pending.json');
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as PendingRecord) : null;
@@ -95,7 +108,7 @@ export class NetworkService {
   }
 
   private finish(pending: PendingRecord, outcome: string, keep = false): void {
-    if (keep) writeFileSync(this.file('configured.json'), JSON.stringify(pending.config, null, 2));
+    if (keep) this.save('configured.json', pending.config);
     rmSync(this.file('pending.json'), { force: true });
     rmSync(this.snap(pending.changeId), { recursive: true, force: true });
     if (this.timer) clearTimeout(this.timer);
@@ -194,7 +207,7 @@ export class NetworkService {
       followUsed: false,
     };
     // Recorded first: a daemon that dies during the apply still finds the change and its deadline.
-    writeFileSync(this.file('pending.json'), JSON.stringify(pending, null, 2), { mode: 0o600 });
+    this.save('pending.json', pending);
     const snap = this.snap(pending.changeId);
     try {
       await this.deps.host.apply(snap, { config, before: live, changed }, confirmWindowMs / 1000);
@@ -250,7 +263,7 @@ export class NetworkService {
     if (!pending || pending.followUsed || this.deps.clock.now() >= pending.deadline || !timingSafeEqual(given, Buffer.from(pending.followHash, 'hex'))) {
       throw new ProblemError('network.follow.invalid');
     }
-    writeFileSync(this.file('pending.json'), JSON.stringify({ ...pending, followUsed: true }, null, 2), { mode: 0o600 });
+    this.save('pending.json', { ...pending, followUsed: true });
     return pending.userId;
   }
 
