@@ -146,7 +146,7 @@ export class TlsStore {
       rmSync(staged, { recursive: true, force: true });
       throw err;
     }
-    renameSync(this.dir, old);
+    if (existsSync(this.dir)) renameSync(this.dir, old);
     renameSync(staged, this.dir);
     rmSync(old, { recursive: true, force: true });
   }
