@@ -149,6 +149,16 @@ describe('configuration backup, inspect and restore', function () {
     await expectProblem(admin.api.backup.restore({ body: { backupId: second.backupId, parts: ['region'] } }), 'backup.inspected.not_found', 404);
   });
 
+  it('restores one of two backups sent at once; the other is refused while it runs', async () => {
+    const file = await download(admin);
+    const ids = [(await inspect(admin, file)).backupId, (await inspect(admin, file)).backupId];
+    const before = restarts;
+    const answers = await Promise.all(ids.map((backupId) => admin.request('POST', '/api/system/backup/restore', { body: { backupId, parts: ['region'] } })));
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409]);
+    expect(((await answers.find((a) => a.status === 409)!.json()) as { code: string }).code).to.equal('backup.restore.running');
+    expect(restarts).to.equal(before + 1);
+  });
+
   it('restores regional settings alone, leaving users and sessions as they are', async () => {
     await admin.api.system.setRegion({ body: { language: 'de', region: 'CH' } });
     const file = await download(admin);
@@ -158,6 +168,16 @@ describe('configuration backup, inspect and restore', function () {
     await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['region'] } });
     expect(await admin.api.system.region()).to.deep.equal({ language: 'de', region: 'CH' });
     expect((await admin.api.users.list()).map((u) => u.username)).to.include('paula');
+  });
+
+  it('refuses a certificates part whose key does not read, before anything is restored', async () => {
+    await admin.api.tls.settings();
+    const snapshot = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).snapshot();
+    const broken = { ...snapshot, authority: { ...snapshot.authority!, rootKeyPem: '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n' } };
+    const file = await writeBackup({ createdAt: new Date().toISOString(), box: { name: 'old', version: '0.0.1' }, parts: { tls: broken } }, backupPassword);
+    const err = await expectProblem(inspect(admin, file), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'tls' });
+    expect(JSON.stringify(err.problem)).to.not.include('BEGIN');
   });
 
   it("restores the box's name with the region, and the certificates and the authority", async () => {

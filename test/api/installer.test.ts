@@ -130,6 +130,14 @@ describe('installer mode', () => {
       'request.body.invalid',
       400,
     );
+    for (const bad of [
+      { address: 'v1.x/3', gateway: null, nameservers: [] },
+      { address: '010.0.0.2/8', gateway: null, nameservers: [] },
+      { address: '192.0.2.2/24', gateway: 'v1.x', nameservers: [] },
+      { address: '192.0.2.2/24', gateway: null, nameservers: ['192.0.2.053'] },
+    ]) {
+      await expectProblem(c.api.installer.startNetworkTest({ body: { interface: 'eth0', method: 'static', ...bad }, headers }), 'request.body.invalid', 400);
+    }
     await expectProblem(
       c.api.installer.startNetworkTest({ body: { interface: 'nosuchcard0', method: 'dhcp', address: null, gateway: null, nameservers: [] }, headers }),
       'installer.network.unknown_interface',

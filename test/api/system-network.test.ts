@@ -101,6 +101,25 @@ describe('system network: rules, confirm, revert and the 60-second deadline', ()
     expect((await admin.api.systemNetwork.network()).pending).to.equal(null);
   });
 
+  it('refuses addresses Joi takes but the kernel does not read (IPvFuture, IPv4 with leading zeros) as bad input, never a 500', async () => {
+    const bad: Partial<NetworkConfig>[] = [
+      { interfaces: [{ name: card, method: 'static', addresses: ['v1.x/3'], gateway: null }] },
+      { interfaces: [{ name: card, method: 'static', addresses: ['010.0.0.1/8'], gateway: null }] },
+      { interfaces: [{ name: card, method: 'static', addresses: ['::ffff:010.0.0.1/104'], gateway: null }] },
+      { interfaces: [{ name: card, method: 'static', addresses: ['198.51.100.10/24'], gateway: 'v1.x' }] },
+      { nameServers: ['v1.x'] },
+      { nameServers: ['192.0.02.53'] },
+    ];
+    for (const overrides of bad) {
+      await expectProblem(admin.api.systemNetwork.checkNetwork({ body: config(overrides) }), 'request.body.invalid', 400);
+      await expectProblem(admin.api.systemNetwork.setNetwork({ body: config(overrides) }), 'request.body.invalid', 400);
+    }
+    // Leading zeros in IPv6 groups are ordinary.
+    await admin.api.systemNetwork.checkNetwork({
+      body: config({ interfaces: [{ name: card, method: 'static', addresses: ['2001:0db8::0010/64'], gateway: null }] }),
+    });
+  });
+
   it('checks without applying: stored form, changing interfaces, host name change, this connection, addresses to open', async () => {
     const check = await admin.api.systemNetwork.checkNetwork({ body: config({ hostName: 'Cellar-Test', vlans: [{ name: 'v30', parent: card, id: 30 }] }) });
     expect(check.config.hostName).to.equal('cellar-test');
@@ -152,6 +171,18 @@ describe('system network: rules, confirm, revert and the 60-second deadline', ()
       'network.change.not_found',
       404,
     );
+  });
+
+  it('applies one of two changes sent at once; the other waits for it', async () => {
+    const answers = await Promise.all(
+      ['cellar-one', 'cellar-two'].map((hostName) => admin.request('PUT', '/api/system/network', { body: config({ hostName }) })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).to.deep.equal([200, 409]);
+    const applied = (await answers.find((a) => a.status === 200)!.json()) as { changeId: string };
+    expect(((await answers.find((a) => a.status === 409)!.json()) as { code: string }).code).to.equal('network.change.pending');
+    expect((await admin.api.systemNetwork.network()).pending?.changeId).to.equal(applied.changeId);
+    await admin.api.systemNetwork.revertNetwork({ params: { changeId: applied.changeId } });
   });
 
   it('lets the session follow the box with the one-time token, which works once and only while the change is pending', async () => {

@@ -56,6 +56,14 @@ describe('system overview, power and the resource monitor', () => {
     expect(wouldRun?.level).to.equal('debug');
   });
 
+  it('acts on one of a restart and a shut-down sent at once and refuses the other', async () => {
+    const answers = await Promise.all(['restart', 'shutdown'].map((action) => admin.request('POST', '/api/system/power', { body: { action } })));
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([202, 409]);
+    expect(((await answers.find((a) => a.status === 409)!.json()) as { code: string }).code).to.equal('system.power.pending');
+    await sleep(powerDelayMs + 300);
+    expect((await admin.api.systemOverview.powerState()).pending).to.equal(null);
+  });
+
   it('lets a user holding the restart and shut-down right shut down, names the running jobs; without the right it is denied', async () => {
     const userId = await insertUser(box, 'piet', 'piet password 1');
     const piet = await box.signIn('piet', 'piet password 1');

@@ -158,6 +158,6 @@ export const backupRoutes = {
         .required(),
       restarting: Joi.boolean().valid(true).required(),
     }).id('RestoreResult'),
-    errors: ['backup.inspected.not_found', 'backup.part.not_in_backup', 'backup.part.invalid'],
+    errors: ['backup.inspected.not_found', 'backup.part.not_in_backup', 'backup.part.invalid', 'backup.restore.running'],
   }),
 };

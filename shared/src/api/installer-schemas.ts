@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { newPassword } from './auth.ts';
 import { isoTime } from './common.ts';
+import { hostAddress } from './ip-address.ts';
 import type { DiskVerdictReason } from './storage-schemas.ts';
 import { languages, type Language } from './system.ts';
 import { timeZonePattern } from './system-time.ts';
@@ -161,14 +162,13 @@ export const installerStatus = Joi.object<InstallerStatus, true>({
 }).id('InstallerStatus');
 
 const interfaceName = () => Joi.string().pattern(/^[A-Za-z0-9_.:-]{1,15}$/);
-const ip = () => Joi.string().ip({ cidr: 'forbidden' });
+const ip = () => hostAddress('forbidden');
 
 export const installerNetworkConfig = Joi.object<InstallerNetworkConfig, true>({
   interface: interfaceName().required(),
   method: Joi.string().valid('dhcp', 'static').required(),
   // A static configuration names its address; DHCP names neither address nor gateway.
-  address: Joi.string()
-    .ip({ cidr: 'required' })
+  address: hostAddress('required')
     .allow(null)
     .required()
     .when('method', { is: 'static', then: Joi.invalid(null), otherwise: Joi.valid(null) }),

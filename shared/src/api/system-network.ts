@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { isoTime } from './common.ts';
+import { hostAddress } from './ip-address.ts';
 import { defineRoute } from './route.ts';
 
 /** How an interface gets its addresses: fixed ones, from a DHCP server, or none (down, or a bond member). */
@@ -124,22 +125,14 @@ const interfaceName = () => Joi.string().pattern(interfaceNamePattern);
 export const interfaceConfig = Joi.object<InterfaceConfig, true>({
   name: interfaceName().required(),
   method: Joi.string().valid('static', 'dhcp', 'off').required(),
-  addresses: Joi.array()
-    .items(Joi.string().ip({ cidr: 'required' }))
-    .max(16)
-    .unique()
-    .required(),
-  gateway: Joi.string().ip({ cidr: 'forbidden' }).allow(null).required(),
+  addresses: Joi.array().items(hostAddress('required')).max(16).unique().required(),
+  gateway: hostAddress('forbidden').allow(null).required(),
 }).id('InterfaceConfig');
 
 export const networkConfig = Joi.object<NetworkConfig, true>({
   // Its rules are the service's (network.hostname.invalid); the schema only bounds it.
   hostName: Joi.string().max(253).allow('').required(),
-  nameServers: Joi.array()
-    .items(Joi.string().ip({ cidr: 'forbidden' }))
-    .max(maxNameServers)
-    .unique()
-    .required(),
+  nameServers: Joi.array().items(hostAddress('forbidden')).max(maxNameServers).unique().required(),
   interfaces: Joi.array().items(interfaceConfig).max(64).required(),
   bonds: Joi.array()
     .items(

@@ -14,5 +14,6 @@ export const backupErrors = defineErrors({
     title: 'There is no inspected backup to restore: inspect it again (it is kept 15 minutes, for the administrator who inspected it)',
     params: ['backupId'],
   },
+  'backup.restore.running': { status: 409, title: 'A restore runs already: the daemon restarts after it' },
   'backup.part.not_in_backup': { status: 400, title: 'A chosen part is not in the backup', params: ['parts'] },
 });

@@ -16,7 +16,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { CommandError } from '../../host/command-runner.ts';
 import { assertPasswordPolicy } from '../users/password-policy.ts';
 import type { BackupPart } from './backup-part.ts';
-import { InspectedStore } from './inspected-store.ts';
+import { InspectedStore, type InspectedBackup } from './inspected-store.ts';
 
 export interface BackupDeps {
   db: Sequelize;
@@ -35,6 +35,8 @@ export interface BackupDeps {
 /** Creates, inspects and restores configuration backups (docs/backup-format.md). */
 export class BackupService {
   private readonly inspected: InspectedStore;
+  /** One restore at a time: two would interleave their rows and host effects, and each restart the daemon. */
+  private restoring = false;
 
   constructor(private readonly deps: BackupDeps) {
     this.inspected = new InspectedStore(deps.clock);
@@ -85,6 +87,16 @@ export class BackupService {
    */
   async restore(caller: Principal, backupId: string, names: readonly BackupPartName[]): Promise<RestoreResult> {
     const kept = this.inspected.get(backupId, caller.id);
+    if (this.restoring) throw new ProblemError('backup.restore.running');
+    this.restoring = true;
+    try {
+      return await this.restoreKept(kept, backupId, names);
+    } finally {
+      this.restoring = false;
+    }
+  }
+
+  private async restoreKept(kept: InspectedBackup, backupId: string, names: readonly BackupPartName[]): Promise<RestoreResult> {
     const absent = names.filter((n) => !kept.parts.has(n));
     if (absent.length > 0) throw new ProblemError('backup.part.not_in_backup', { parts: absent });
     const chosen = backupPartNames.filter((n) => names.includes(n)).map((n) => this.deps.parts.find((p) => p.name === n) as BackupPart);

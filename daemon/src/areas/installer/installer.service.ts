@@ -60,6 +60,8 @@ export class InstallerService {
   private install: { state: 'installing' | 'done' | 'failed'; plan: InstallPlan; progress: InstallerProgress | null; failure: InstallerFailure | null } | null =
     null;
   private running: Promise<void> | null = null;
+  /** An install request between its first check and its start: its checks wait on the host, and a second request must not pass them too. */
+  private starting = false;
 
   constructor(private readonly deps: InstallerServiceDeps) {}
 
@@ -101,13 +103,23 @@ export class InstallerService {
   }
 
   async startNetworkTest(config: InstallerNetworkConfig): Promise<NetworkTestStatus> {
-    if (this.install?.state === 'installing') throw new ProblemError('installer.network.busy');
+    if (this.starting || this.install?.state === 'installing') throw new ProblemError('installer.network.busy');
     return this.deps.network.start(config, await interfaceNames(this.deps.runner));
   }
 
   async startInstall(request: InstallRequest): Promise<InstallerStatus> {
+    if (this.starting) throw new ProblemError('installer.install.running', { state: 'installing' });
     if (this.install && this.install.state !== 'failed') throw new ProblemError('installer.install.running', { state: this.install.state });
     if (this.deps.network.busy()) throw new ProblemError('installer.network.busy');
+    this.starting = true;
+    try {
+      return await this.begin(request);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async begin(request: InstallRequest): Promise<InstallerStatus> {
     // grub-install needs udev only at the end, where its absence would leave the disk without a BIOS loader.
     if (this.deps.runner.apply) await this.deps.runner.read(['udevadm', '--version']);
     const devicePath = await this.checkDisk(request.disk);

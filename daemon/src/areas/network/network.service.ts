@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NetworkCheck, NetworkConfig, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/system-network.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -48,6 +48,7 @@ const bare = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$
 /** Network changes with confirm or rollback (spec 2, 3, 4.14). */
 export class NetworkService {
   private timer: NodeJS.Timeout | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: NetworkServiceDeps) {
     mkdirSync(path.join(deps.stateDir, 'changes'), { recursive: true, mode: 0o700 });
@@ -59,6 +60,19 @@ export class NetworkService {
 
   private snap(changeId: string): string {
     return path.join(this.deps.stateDir, 'changes', changeId);
+  }
+
+  /** Written beside, then renamed: a crash or a full disk leaves the old file or the new one, never half of one (which every later read would fail on). */
+  private save(name: string, value: unknown): void {
+    const file = this.file(name);
+    const temp = `${file}.tmp`;
+    try {
+      writeFileSync(temp, JSON.stringify(value, null, 2), { mode: 0o600 });
+    } catch (err) {
+      rmSync(temp, { force: true });
+      throw err;
+    }
+    renameSync(temp, file);
   }
 
   private pendingRecord(): PendingRecord | null {
@@ -94,7 +108,7 @@ export class NetworkService {
   }
 
   private finish(pending: PendingRecord, outcome: string, keep = false): void {
-    if (keep) writeFileSync(this.file('configured.json'), JSON.stringify(pending.config, null, 2));
+    if (keep) this.save('configured.json', pending.config);
     rmSync(this.file('pending.json'), { force: true });
     rmSync(this.snap(pending.changeId), { recursive: true, force: true });
     if (this.timer) clearTimeout(this.timer);
@@ -108,7 +122,7 @@ export class NetworkService {
     const wait = Math.max(0, pending.deadline - this.deps.clock.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.settleExpired().catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
+      this.exclusive(() => this.settleExpired()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
     }, wait);
     this.timer.unref();
   }
@@ -167,7 +181,12 @@ export class NetworkService {
     };
   }
 
-  async apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+  /** One change at a time: between the check for a pending change and its record the host is read, and a second request must not pass too. */
+  apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+    return this.exclusive(() => this.applyNow(raw, connection, userId));
+  }
+
+  private async applyNow(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
     await this.settleExpired();
     const current = this.pendingRecord();
     if (current) throw new ProblemError('network.change.pending', { changeId: current.changeId });
@@ -188,7 +207,7 @@ export class NetworkService {
       followUsed: false,
     };
     // Recorded first: a daemon that dies during the apply still finds the change and its deadline.
-    writeFileSync(this.file('pending.json'), JSON.stringify(pending, null, 2), { mode: 0o600 });
+    this.save('pending.json', pending);
     const snap = this.snap(pending.changeId);
     try {
       await this.deps.host.apply(snap, { config, before: live, changed }, confirmWindowMs / 1000);
@@ -209,7 +228,11 @@ export class NetworkService {
     return pending;
   }
 
-  async confirm(changeId: string): Promise<void> {
+  confirm(changeId: string): Promise<void> {
+    return this.exclusive(() => this.confirmNow(changeId));
+  }
+
+  private async confirmNow(changeId: string): Promise<void> {
     const pending = this.awaiting(changeId);
     if (await this.settleExpired()) throw new ProblemError('network.change.expired', { changeId });
     const snap = this.snap(changeId);
@@ -222,7 +245,11 @@ export class NetworkService {
     this.finish(pending, 'confirmed', true);
   }
 
-  async revert(changeId: string): Promise<void> {
+  revert(changeId: string): Promise<void> {
+    return this.exclusive(() => this.revertNow(changeId));
+  }
+
+  private async revertNow(changeId: string): Promise<void> {
     const pending = this.awaiting(changeId);
     if (await this.settleExpired()) return;
     await this.deps.host.rollback(this.snap(changeId));
@@ -236,8 +263,15 @@ export class NetworkService {
     if (!pending || pending.followUsed || this.deps.clock.now() >= pending.deadline || !timingSafeEqual(given, Buffer.from(pending.followHash, 'hex'))) {
       throw new ProblemError('network.follow.invalid');
     }
-    writeFileSync(this.file('pending.json'), JSON.stringify({ ...pending, followUsed: true }, null, 2), { mode: 0o600 });
+    this.save('pending.json', { ...pending, followUsed: true });
     return pending.userId;
+  }
+
+  /** Apply, confirm, revert and the deadline one after another: each reads and writes pending.json. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   close(): void {

@@ -101,6 +101,14 @@ describe('first-run setup code', () => {
     expect(await problem(setup.complete(request({ code: given, username: 'second' })))).to.equal('setup.done');
   });
 
+  it('makes one administrator of two setups sent at once with the right code; the other finds the box set up', async () => {
+    const outcomes = await Promise.allSettled([setup.complete(request({ username: 'first' })), setup.complete(request({ username: 'second' }))]);
+    expect(created.map((u) => u.username)).to.have.length(1);
+    expect(outcomes.map((o) => o.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!;
+    expect((refused.reason as ProblemError).code).to.equal('setup.done');
+  });
+
   it('keeps the code after a refused password, so the owner can try again', async () => {
     expect(await problem(setup.complete(request({ password: 'short' })))).to.equal('auth.password.weak');
     expect(setup.waiting()).to.equal(true);

@@ -70,7 +70,9 @@ export class FirstRunSetup {
   }
 
   async complete(body: FirstRunRequest): Promise<FirstRunResult> {
-    if (this.running || (await this.deps.users.count()) > 0) throw new ProblemError('setup.done');
+    const users = await this.deps.users.count();
+    // Asked after the count: a setup that began while it was counted makes its user now.
+    if (this.running || users > 0) throw new ProblemError('setup.done');
     if (this.code === null) throw new ProblemError('setup.code.expired');
     if (this.deps.clock.now() - this.madeAt > codeLifetimeMs) {
       this.forget();

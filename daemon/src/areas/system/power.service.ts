@@ -36,8 +36,10 @@ export class PowerService {
   }
 
   async request(principal: Principal, action: PowerAction): Promise<PowerAnswer> {
-    if (this.pending) throw new ProblemError('system.power.pending', { action: this.pending.action, at: new Date(this.pending.at).toISOString() });
+    this.refuseWhilePending();
     const jobs = await this.cutJobs();
+    // Asked again once the jobs are listed: a request that came in meanwhile may be pending now, and its timer would act too.
+    this.refuseWhilePending();
     const at = this.deps.clock.now() + this.deps.delayMs;
     const timer = setTimeout(() => void this.act(action), this.deps.delayMs);
     this.pending = { action, at, timer };
@@ -50,6 +52,10 @@ export class PowerService {
       jobs: jobs.map((j) => j.id),
     });
     return { action, at: new Date(at).toISOString(), jobs };
+  }
+
+  private refuseWhilePending(): void {
+    if (this.pending) throw new ProblemError('system.power.pending', { action: this.pending.action, at: new Date(this.pending.at).toISOString() });
   }
 
   private async cutJobs(): Promise<CutJob[]> {

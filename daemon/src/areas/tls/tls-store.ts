@@ -55,11 +55,15 @@ export class TlsStore {
   }
 
   writeAuthority(authority: AuthorityMaterial): void {
-    this.write('authority.json', {
-      ...authority,
-      rootKeyPem: this.encrypt(authority.rootKeyPem),
-      intermediateKeyPem: this.encrypt(authority.intermediateKeyPem),
-    });
+    this.write('authority.json', this.sealedAuthority(authority));
+  }
+
+  private sealedAuthority(authority: AuthorityMaterial): AuthorityMaterial {
+    return { ...authority, rootKeyPem: this.encrypt(authority.rootKeyPem), intermediateKeyPem: this.encrypt(authority.intermediateKeyPem) };
+  }
+
+  private sealed(material: IssuedMaterial): IssuedMaterial {
+    return { ...material, privateKeyPem: this.encrypt(material.privateKeyPem) };
   }
 
   readBox(): IssuedMaterial | null {
@@ -67,7 +71,7 @@ export class TlsStore {
   }
 
   writeBox(material: IssuedMaterial): void {
-    this.write('box.json', { ...material, privateKeyPem: this.encrypt(material.privateKeyPem) });
+    this.write('box.json', this.sealed(material));
   }
 
   /** The uploaded certificate: `certificatePem` holds the whole chain. */
@@ -76,7 +80,7 @@ export class TlsStore {
   }
 
   writeCustom(material: IssuedMaterial): void {
-    this.write('custom.json', { ...material, privateKeyPem: this.encrypt(material.privateKeyPem) });
+    this.write('custom.json', this.sealed(material));
   }
 
   removeCustom(): void {
@@ -122,15 +126,29 @@ export class TlsStore {
   /**
    * Replaces the folder's content with a snapshot, its keys encrypted with this data directory's key.
    * The daemon restarts after a restore (spec 3), so no running service keeps the old authority.
+   * The new folder is written beside and swapped in: a key that does not seal or a failed write
+   * leaves the old folder whole, never an authority without its box certificate.
    */
   restore(snapshot: TlsSnapshot): void {
-    rmSync(this.dir, { recursive: true, force: true });
-    mkdirSync(path.join(this.dir, 'issued'), { recursive: true, mode: 0o700 });
-    if (snapshot.authority) this.writeAuthority(snapshot.authority);
-    if (snapshot.box) this.writeBox(snapshot.box);
-    if (snapshot.custom) this.writeCustom(snapshot.custom);
-    this.writeSettings(snapshot.settings);
-    snapshot.issued.forEach((record) => this.writeIssued(record));
+    const files = new Map<string, unknown>([['settings.json', snapshot.settings]]);
+    if (snapshot.authority) files.set('authority.json', this.sealedAuthority(snapshot.authority));
+    if (snapshot.box) files.set('box.json', this.sealed(snapshot.box));
+    if (snapshot.custom) files.set('custom.json', this.sealed(snapshot.custom));
+    for (const record of snapshot.issued) files.set(path.join('issued', `${record.id}.json`), record);
+    const staged = `${this.dir}.restoring`;
+    const old = `${this.dir}.replaced`;
+    rmSync(staged, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
+    try {
+      mkdirSync(path.join(staged, 'issued'), { recursive: true, mode: 0o700 });
+      for (const [name, value] of files) writeFileSync(path.join(staged, name), `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+    } catch (err) {
+      rmSync(staged, { recursive: true, force: true });
+      throw err;
+    }
+    if (existsSync(this.dir)) renameSync(this.dir, old);
+    renameSync(staged, this.dir);
+    rmSync(old, { recursive: true, force: true });
   }
 
   private readKeyed(name: string): IssuedMaterial | null {

@@ -1,3 +1,4 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import Joi from 'joi';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup/backup-part.ts';
@@ -35,6 +36,33 @@ const snapshotSchema = Joi.object<TlsSnapshot, true>({
     .required(),
 });
 
+/** The first PEM that neither Node's X.509 parser nor its key parser reads, by where it is in the part; null when all read. */
+function unreadable(value: TlsSnapshot): string | null {
+  const certificates: [string, string][] = [];
+  const keys: [string, string][] = [];
+  if (value.authority) {
+    certificates.push(['authority.rootPem', value.authority.rootPem], ['authority.intermediatePem', value.authority.intermediatePem]);
+    keys.push(['authority.rootKeyPem', value.authority.rootKeyPem], ['authority.intermediateKeyPem', value.authority.intermediateKeyPem]);
+  }
+  for (const name of ['box', 'custom'] as const) {
+    const material = value[name];
+    if (!material) continue;
+    certificates.push([`${name}.certificatePem`, material.certificatePem]);
+    keys.push([`${name}.privateKeyPem`, material.privateKeyPem]);
+  }
+  value.issued.forEach((record, index) => certificates.push([`issued[${index}].certificatePem`, record.certificatePem]));
+  const reads = (parse: (pem: string) => unknown, pem: string) => {
+    try {
+      parse(pem);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const bad = certificates.find(([, pem]) => !reads((p) => new X509Certificate(p), pem)) ?? keys.find(([, pem]) => !reads((p) => createPrivateKey(p), pem));
+  return bad?.[0] ?? null;
+}
+
 /**
  * The box's certificates and its authority (the `tls` part): the TLS folder as a whole, keys in the
  * clear inside the encrypted backup and sealed again with this data directory's key on restore.
@@ -47,6 +75,9 @@ export function tlsBackupPart(store: TlsStore): BackupPart<TlsSnapshot> {
     async inspect(raw) {
       const { value, error } = snapshotSchema.validate(raw);
       if (error) throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: error.message });
+      // Checked now, not at restore: a key that does not read would fail once the rows are in.
+      const bad = unreadable(value);
+      if (bad) throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: `${bad} is not a readable certificate or key` });
       return {
         data: value,
         counts: { authority: value.authority ? 1 : 0, customCertificates: value.custom ? 1 : 0, issuedCertificates: value.issued.length },

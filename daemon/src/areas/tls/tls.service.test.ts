@@ -102,6 +102,15 @@ describe('tls service: the box certificate', function () {
     );
   });
 
+  it('issues a device certificate sent while the authority is replaced from the authority that follows', async () => {
+    await service.ready();
+    const [settings, issued] = await Promise.all([service.createAuthority({}), service.issue({ names: ['printer.local'] })]);
+    const intermediate = new X509Certificate(store.readAuthority()!.intermediatePem);
+    expect(settings.authority.intermediate.sha256Fingerprint).to.equal(intermediate.fingerprint256);
+    expect(new X509Certificate(issued.certificate).verify(intermediate.publicKey)).to.equal(true);
+    expect(issued.chain).to.equal(store.readAuthority()!.intermediatePem);
+  });
+
   it('keeps every file in one folder, its keys encrypted at rest', async () => {
     await service.ready();
     const files = ['authority.json', 'box.json'].map((f) => readFileSync(path.join(dir, 'tls', f), 'utf8'));

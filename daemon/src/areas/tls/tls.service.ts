@@ -138,6 +138,11 @@ export class TlsService {
    */
   async issueServerCertificate(names: string[], lifetimeDays: number): Promise<IssuedMaterial & { chainPem: string }> {
     await this.ready();
+    return this.exclusive(() => this.signed(names, lifetimeDays));
+  }
+
+  /** Signs inside exclusive(): an authority replaced meanwhile would leave the certificate under a root nobody trusts any more. */
+  private async signed(names: string[], lifetimeDays: number): Promise<IssuedMaterial & { chainPem: string }> {
     this.assertInScope(names);
     const authority = this.current();
     const issued = await issueServerCertificate(authority, names, { now: this.deps.clock.now(), lifetimeDays });
@@ -152,8 +157,9 @@ export class TlsService {
   }
 
   async issue(request: IssueCertificateRequest): Promise<IssuedCertificateFiles> {
-    const issued = await this.issueServerCertificate(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
-    const id = await this.exclusive(async () => {
+    await this.ready();
+    const { id, issued } = await this.exclusive(async () => {
+      const issued = await this.signed(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
       const settings = this.deps.store.settings();
       this.deps.store.writeSettings({ ...settings, nextIssuedId: settings.nextIssuedId + 1 });
       this.deps.store.writeIssued({
@@ -161,7 +167,7 @@ export class TlsService {
         createdAt: new Date(this.deps.clock.now()).toISOString(),
         certificatePem: issued.certificatePem,
       });
-      return settings.nextIssuedId;
+      return { id: settings.nextIssuedId, issued };
     });
     this.deps.logger.info('certificate issued for a device', { component: 'tls', id, ...this.logged(issued.certificatePem) });
     return { id, certificate: issued.certificatePem, chain: issued.chainPem, privateKey: issued.privateKeyPem, info: describe(issued.certificatePem) };
