@@ -13,6 +13,8 @@ export interface InspectedBackup {
 }
 
 const keptMs = backupKeptMinutes * 60_000;
+/** Inspected backups kept per administrator: each may hold up to the upload limit in memory, so a loop of inspects cannot fill it. */
+export const keptPerOwner = 3;
 
 /**
  * Inspected backups for 15 minutes, in memory only: their content holds password hashes and keys,
@@ -25,6 +27,9 @@ export class InspectedStore {
 
   keep(ownerId: number, make: (backupId: string, expiresAt: string) => Omit<InspectedBackup, 'ownerId' | 'expiresAt'>): InspectedBackup {
     this.sweep();
+    // The oldest of this administrator's goes first (a Map iterates in insertion order).
+    const own = [...this.kept].filter(([, k]) => k.ownerId === ownerId);
+    for (const [oldId] of own.slice(0, Math.max(0, own.length - keptPerOwner + 1))) this.kept.delete(oldId);
     const id = randomBytes(16).toString('hex');
     const expiresAt = this.clock.now() + keptMs;
     const kept = { ...make(id, new Date(expiresAt).toISOString()), ownerId, expiresAt };
