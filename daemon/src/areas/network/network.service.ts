@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { LiveState, NetworkHost } from '../../host/network/network-host.ts';
 import { addressesToOpen, changedInterfaces, checkRules, configFromLive } from './network-rules.ts';
+import { OneAtATime } from '../../core/one-at-a-time.ts';
 
 /** Spec 8: a change not confirmed within this time is rolled back. */
 export const confirmWindowMs = 60_000;
@@ -48,7 +49,8 @@ const bare = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$
 /** Network changes with confirm or rollback (spec 2, 3, 4.14). */
 export class NetworkService {
   private timer: NodeJS.Timeout | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Apply, confirm, revert and the deadline one after another: each reads and writes pending.json. */
+  private readonly serial = new OneAtATime();
 
   constructor(private readonly deps: NetworkServiceDeps) {
     mkdirSync(path.join(deps.stateDir, 'changes'), { recursive: true, mode: 0o700 });
@@ -122,7 +124,7 @@ export class NetworkService {
     const wait = Math.max(0, pending.deadline - this.deps.clock.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.exclusive(() => this.settleExpired()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
+      this.serial.run(() => this.settleExpired()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
     }, wait);
     this.timer.unref();
   }
@@ -183,7 +185,7 @@ export class NetworkService {
 
   /** One change at a time: between the check for a pending change and its record the host is read, and a second request must not pass too. */
   apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
-    return this.exclusive(() => this.applyNow(raw, connection, userId));
+    return this.serial.run(() => this.applyNow(raw, connection, userId));
   }
 
   private async applyNow(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
@@ -229,7 +231,7 @@ export class NetworkService {
   }
 
   confirm(changeId: string): Promise<void> {
-    return this.exclusive(() => this.confirmNow(changeId));
+    return this.serial.run(() => this.confirmNow(changeId));
   }
 
   private async confirmNow(changeId: string): Promise<void> {
@@ -246,7 +248,7 @@ export class NetworkService {
   }
 
   revert(changeId: string): Promise<void> {
-    return this.exclusive(() => this.revertNow(changeId));
+    return this.serial.run(() => this.revertNow(changeId));
   }
 
   private async revertNow(changeId: string): Promise<void> {
@@ -265,13 +267,6 @@ export class NetworkService {
     }
     this.save('pending.json', { ...pending, followUsed: true });
     return pending.userId;
-  }
-
-  /** Apply, confirm, revert and the deadline one after another: each reads and writes pending.json. */
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   close(): void {

@@ -5,6 +5,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { knownToRuntime } from '../../core/zoned-time.ts';
 import type { TimeHost } from '../../host/time/time-host.ts';
 import type { SystemSettingRow } from './system-settings.model.ts';
+import { OneAtATime } from '../../core/one-at-a-time.ts';
 
 export interface TimeDeps {
   host: TimeHost;
@@ -24,6 +25,7 @@ const key = 'time';
  */
 export class TimeService {
   private current = 'UTC';
+  private readonly serial = new OneAtATime();
 
   constructor(private readonly deps: TimeDeps) {}
 
@@ -47,7 +49,12 @@ export class TimeService {
     return this.deps.host.zones();
   }
 
-  async set(body: TimeSettingsRequest): Promise<TimeSettings> {
+  /** One change after another: each reads the zone before it, and the schedules move by that difference once. */
+  set(body: TimeSettingsRequest): Promise<TimeSettings> {
+    return this.serial.run(() => this.setNow(body));
+  }
+
+  private async setNow(body: TimeSettingsRequest): Promise<TimeSettings> {
     const { host, logger } = this.deps;
     // The daemon computes schedule times itself: a zone its runtime lacks would be silently UTC.
     if (!(await host.zoneExists(body.timeZone)) || !knownToRuntime(body.timeZone)) throw new ProblemError('system.zone.unknown', { timeZone: body.timeZone });
