@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { highest, runs, timed } from './lib/best-of.ts';
+import { runs, timed } from './lib/best-of.ts';
 import { startSignedInDaemon, type DaemonSession } from './lib/daemon-session.ts';
 import { bigFile, downloadBytes } from './lib/file-fixtures.ts';
 import { requireNginx, startNginx } from './lib/nginx.ts';
@@ -95,8 +95,21 @@ async function uploadRows(daemon: DaemonSession, work: string): Promise<BenchRow
     unlinkSync(target);
     return megabytesPerSecond(downloadBytes, ms);
   };
-  const baseline = await highest(dd);
-  const value = await bestTransfer(ours, daemon.pid);
+  // The two take turns, each run right after the other's file was removed. On the virtual machines
+  // we measure on, a write right after the same kind of write (dd after dd, its file just removed)
+  // took 0.8 s a GiB, while dd after a pause or after an upload took 2-3 s, in the kernel (memory
+  // handed back to the host and faulted in again is the likely cause): three dd runs in a row
+  // before the uploads measured that, not the two writers.
+  await dd();
+  await ours();
+  let baseline = 0;
+  let value = { mbs: 0, cpuMsPerGiB: 0 };
+  for (let i = 0; i < runs; i++) {
+    baseline = Math.max(baseline, await dd());
+    const cpuBefore = treeCpuMs(daemon.pid);
+    const mbs = await ours();
+    if (mbs > value.mbs) value = { mbs, cpuMsPerGiB: treeCpuMs(daemon.pid) - cpuBefore };
+  }
   return [
     {
       name: 'upload of 1 GiB (fsync before rename)',
