@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
-import type { ShareFs } from '../../../host/share-fs/share-fs.ts';
+import { at, type ShareFs } from '../../../host/share-fs/share-fs.ts';
 import { errno, freeName, linkLeadsInside, lstatOrNull, tempPath, treeBytes, userChildren, type TreeContext } from './tree.ts';
 
 export interface CopyOptions {
@@ -69,17 +69,21 @@ export async function placeCopy(src: string, s: Stats, folder: string, name: str
     return false;
   }
   const temp = tempPath(folder);
-  try {
-    const links: PendingLink[] = [];
-    await copyFresh(src, s, temp, o, links);
-    // Links last, once every file and folder they may point at exists.
-    for (const l of links) await copyLink(l, o);
-    if (s.isDirectory()) await placeFolder(o.ctx.fs, temp, dest, o.ctx.relOf(dest));
-    else await placeFile(o.ctx.fs, temp, dest, replace, o.ctx.relOf(dest));
-  } catch (err) {
-    await o.ctx.fs.removeTree(temp);
-    throw err;
-  }
+  // The folder is held by its descriptor for the cleanup: removing the temporary by its path fails
+  // while a share user has the folder's name swapped for a link, and would leave it behind.
+  await o.ctx.fs.withDir(folder, async (dir) => {
+    try {
+      const links: PendingLink[] = [];
+      await copyFresh(src, s, temp, o, links);
+      // Links last, once every file and folder they may point at exists.
+      for (const l of links) await copyLink(l, o);
+      if (s.isDirectory()) await placeFolder(o.ctx.fs, temp, dest, o.ctx.relOf(dest));
+      else await placeFile(o.ctx.fs, temp, dest, replace, o.ctx.relOf(dest));
+    } catch (err) {
+      await o.ctx.fs.removeTree(at(dir, path.basename(temp)));
+      throw err;
+    }
+  });
   return true;
 }
 
