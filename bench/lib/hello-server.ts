@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 
-/** A target service in a process of its own (PORT): a small answer, so the proxy's share shows. */
+/** A target service in a process of its own (PORT) that does no work: a small answer, so the proxy's own cost shows. */
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'Content-Type': 'text/plain' });
   res.end('hello from the target\n');

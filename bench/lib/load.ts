@@ -1,51 +1,21 @@
-import http from 'node:http';
-import https from 'node:https';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { LoadOptions, LoadResult } from './load-client.ts';
+import { tsxCommand } from './spawn-server.ts';
 
-export interface LoadResult {
-  requests: number;
-  errors: number;
-  seconds: number;
-  perSecond: number;
-}
+export type { LoadResult } from './load-client.ts';
+
+const run = promisify(execFile);
 
 /**
- * A small closed-loop load generator on loopback: `concurrency` keep-alive connections
- * each sending the next request when the last answer ends, for a fixed time.
+ * A small closed-loop load generator on loopback: `concurrency` keep-alive connections each
+ * sending the next request when the last answer ends, for a fixed time. It runs as a process of
+ * its own: a client is another device, so its work (TLS above all) must not share the event loop
+ * of a daemon the bench runs in its own process.
  */
-export async function load(
-  url: string,
-  options: { seconds: number; concurrency: number; headers?: Record<string, string>; /** The root an https:// URL is trusted by. */ ca?: string },
-): Promise<LoadResult> {
-  const secure = url.startsWith('https:');
-  const agent = secure
-    ? new https.Agent({ keepAlive: true, maxSockets: options.concurrency, ca: options.ca })
-    : new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
-  const get = secure ? https.get : http.get;
-  const deadline = Date.now() + options.seconds * 1000;
-  let requests = 0;
-  let errors = 0;
-  const one = () =>
-    new Promise<void>((resolve) => {
-      const req = get(url, { agent, headers: options.headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 200) requests++;
-          else errors++;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-    });
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      while (Date.now() < deadline) await one();
-    }),
-  );
-  const seconds = (Date.now() - started) / 1000;
-  agent.destroy();
-  return { requests, errors, seconds, perSecond: requests / seconds };
+export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  const [program = '', ...args] = tsxCommand(path.join(import.meta.dirname, 'load-client.ts'));
+  const { stdout } = await run(program, [...args, JSON.stringify({ url, options })], { maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout) as LoadResult;
 }
