@@ -15,10 +15,14 @@ let bundled: Promise<void> | undefined;
 /** The daemon as `npm start` and a box run it: the bundle, built once per bench run. */
 export async function daemonCommand(): Promise<string[]> {
   // @ts-expect-error: a plain JavaScript build script without type declarations
-  const { bundleDaemon, bundlePath } = (await import('../../build/scripts/bundle-daemon.js')) as { bundleDaemon(): Promise<void>; bundlePath: string };
+  const { bundleDaemon, bundlePath, nodeFlags } = (await import('../../build/scripts/bundle-daemon.js')) as {
+    bundleDaemon(): Promise<void>;
+    bundlePath: string;
+    nodeFlags: string[];
+  };
   bundled ??= bundleDaemon();
   await bundled;
-  return [process.execPath, bundlePath];
+  return [process.execPath, ...nodeFlags, bundlePath];
 }
 
 export interface Spawned {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -7,7 +7,8 @@ import { freePort } from '../../bench/lib/free-port.ts';
 // @ts-expect-error: a plain JavaScript build script without type declarations
 import * as script from './bundle-daemon.js';
 
-const { bundleDaemon, bundlePath } = script as { bundleDaemon(): Promise<void>; bundlePath: string };
+const { bundleDaemon, bundlePath, nodeFlags } = script as { bundleDaemon(): Promise<void>; bundlePath: string; nodeFlags: string[] };
+const repo = path.resolve(import.meta.dirname, '../..');
 
 /** The bundled daemon is what `npm start` and a box run; the rest of the suite runs the sources. */
 describe('bundled daemon (npm start)', function () {
@@ -22,7 +23,7 @@ describe('bundled daemon (npm start)', function () {
     dataDir = mkdtempSync(path.join(tmpdir(), 'cellar-bundle-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [bundlePath], {
+    child = spawn(process.execPath, [...nodeFlags, bundlePath], {
       env: { ...process.env, BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: 'bundle test password', BOX_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -60,6 +61,13 @@ describe('bundled daemon (npm start)', function () {
     expect(Object.keys(doc.paths)).to.include('/api/health');
     const css = await fetch(`${base}/api/docs/assets/docs.css`);
     expect(css.status).to.equal(200);
+  });
+
+  it('runs with the same Node options under systemd and npm start', () => {
+    const unit = readFileSync(path.join(repo, 'build/debian/cellar.service'), 'utf8');
+    const start = (JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    expect(/^ExecStart=(.*)$/m.exec(unit)?.[1]).to.equal(['/usr/lib/cellar/node/bin/node', ...nodeFlags, '/usr/lib/cellar/daemon/dist/main.js'].join(' '));
+    expect(start).to.match(new RegExp(`&& ${['node', ...nodeFlags, 'daemon/dist/main.js'].join(' ')}$`));
   });
 
   it('stops cleanly on SIGTERM', async () => {

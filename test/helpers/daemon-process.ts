@@ -6,7 +6,7 @@ import { freePort } from '../../bench/lib/free-port.ts';
 // @ts-expect-error: a plain JavaScript build script without type declarations
 import * as script from '../../build/scripts/bundle-daemon.js';
 
-const { bundleDaemon, bundlePath } = script as { bundleDaemon(): Promise<void>; bundlePath: string };
+const { bundleDaemon, bundlePath, nodeFlags } = script as { bundleDaemon(): Promise<void>; bundlePath: string; nodeFlags: string[] };
 
 export const processAdminPassword = 'process test password 1';
 
@@ -28,7 +28,7 @@ export async function startDaemonProcess(options: { env?: Record<string, string>
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let stderr = '';
-  const child: ChildProcess = spawn(process.execPath, options.argv ?? [bundlePath], {
+  const child: ChildProcess = spawn(process.execPath, options.argv ?? [...nodeFlags, bundlePath], {
     env: { ...process.env, BOX_PORT: String(port), BOX_DATA_DIR: dataDir, BOX_ADMIN_PASSWORD: processAdminPassword, BOX_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -3,7 +3,6 @@ import type { RouteTable } from '../../../../shared/src/api/route.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { AreaHandlers } from '../handler.ts';
 import { docsPageHtml } from './docs-page.ts';
-import { buildOpenApiDocument } from './document.ts';
 
 export interface DocsDeps {
   tables: Record<string, RouteTable>;
@@ -16,16 +15,18 @@ export interface DocsDeps {
 export function docsHandlers(deps: DocsDeps): AreaHandlers<typeof docsRoutes> {
   let documentJson: string | null = null;
   let pageHtml: string | null = null;
-  const documentText = (): string => {
+  const documentText = async (): Promise<string> => {
     if (documentJson !== null) return documentJson;
+    // The generator and joi-to-json load on the first request: a box rarely serves its API document.
+    const { buildOpenApiDocument } = await import('./document.ts');
     const { document, conflicts } = buildOpenApiDocument(deps.tables, { title: deps.title, version: deps.version });
     if (conflicts.length > 0) deps.logger.warn('schema names used for different shapes', { component: 'openapi', names: conflicts });
     documentJson = JSON.stringify(document);
     return documentJson;
   };
   return {
-    openapi: ({ res }) => {
-      res.type('application/json').send(documentText());
+    openapi: async ({ res }) => {
+      res.type('application/json').send(await documentText());
     },
     page: ({ res }) => {
       pageHtml ??= docsPageHtml(deps.title);
