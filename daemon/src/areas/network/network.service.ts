@@ -151,7 +151,7 @@ export class NetworkService {
     const wait = Math.max(0, pending.deadline - this.deps.clock.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.serial.run(() => this.settleExpired()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
+      this.serial.run(() => this.settleReadable()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
     }, wait);
     this.timer.unref();
   }
