@@ -1,7 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { BackupSummary } from '../../shared/src/api/backup.ts';
 import { writeBackup } from '../../shared/src/backup/backup-file.ts';
 import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
@@ -178,6 +180,32 @@ describe('configuration backup, inspect and restore', function () {
     const err = await expectProblem(inspect(admin, file), 'backup.part.invalid', 400);
     expect(err.problem.params).to.deep.equal({ part: 'tls' });
     expect(JSON.stringify(err.problem)).to.not.include('BEGIN');
+  });
+
+  it('parses each SSH host key at inspect: a corrupted one, or one that is not its public key, is refused by file name', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cellar-backup-ssh-'));
+    try {
+      const key = (name: string) => {
+        execFileSync('ssh-keygen', ['-q', '-t', name === 'ssh_host_rsa_key' ? 'rsa' : 'ed25519', '-N', '', '-C', '', '-f', path.join(dir, name)]);
+        return { name, privateKey: readFileSync(path.join(dir, name), 'utf8'), publicKey: readFileSync(path.join(dir, `${name}.pub`), 'utf8') };
+      };
+      const ed25519 = key('ssh_host_ed25519_key');
+      const rsa = key('ssh_host_rsa_key');
+      const backup = (keys: unknown[]) =>
+        writeBackup({ createdAt: new Date().toISOString(), box: { name: 'old', version: '0.0.1' }, parts: { ssh: keys } }, backupPassword);
+      expect((await inspect(admin, await backup([ed25519, rsa]))).parts).to.deep.equal([{ name: 'ssh', counts: { hostKeys: 2 }, restorable: true }]);
+
+      // Half the key's lines lost, its frame kept: it still looks like a key, and only a parse finds it broken.
+      const lines = rsa.privateKey.trim().split('\n');
+      const cut = [...lines.slice(0, lines.length / 2), lines.at(-1)!].join('\n') + '\n';
+      let err = await expectProblem(inspect(admin, await backup([ed25519, { ...rsa, privateKey: cut }])), 'backup.ssh.key_invalid', 400);
+      expect(err.problem.params).to.deep.equal({ file: 'ssh_host_rsa_key' });
+      expect(JSON.stringify(err.problem)).to.not.include('BEGIN');
+      err = await expectProblem(inspect(admin, await backup([{ ...ed25519, publicKey: rsa.publicKey }])), 'backup.ssh.key_invalid', 400);
+      expect(err.problem.params).to.deep.equal({ file: 'ssh_host_ed25519_key' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("restores the box's name with the region, and the certificates and the authority", async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { NetworkConfig } from '../../shared/src/api/system-network.ts';
@@ -171,6 +171,42 @@ describe('system network: rules, confirm, revert and the 60-second deadline', ()
       'network.change.not_found',
       404,
     );
+  });
+
+  it('answers a confirmation it cannot write as a problem; a change kept on the host is never recorded as rolled back', async () => {
+    const network = path.join(box.dataDir, 'network');
+    const first = await admin.api.systemNetwork.setNetwork({ body: config({ hostName: 'cellar-unsaved' }) });
+    // The mark of the confirmation cannot be written (a folder where its file goes): nothing is claimed, the change still waits.
+    mkdirSync(path.join(network, 'changes', first.changeId, 'kept'));
+    await expectProblem(admin.api.systemNetwork.confirmNetwork({ params: { changeId: first.changeId } }), 'network.change.unsaved', 507);
+    expect((await admin.api.systemNetwork.network()).pending?.changeId).to.equal(first.changeId);
+    await admin.api.systemNetwork.revertNetwork({ params: { changeId: first.changeId } });
+
+    const pending = await admin.api.systemNetwork.setNetwork({ body: config({ hostName: 'cellar-unrecorded' }) });
+    // The write of the kept configuration fails after the host kept the change (a folder where the file is renamed to).
+    const blocker = path.join(network, 'configured.json');
+    const old = existsSync(blocker) ? readFileSync(blocker) : null;
+    rmSync(blocker, { force: true });
+    mkdirSync(path.join(blocker, 'in-the-way'), { recursive: true });
+    await expectProblem(admin.api.systemNetwork.confirmNetwork({ params: { changeId: pending.changeId } }), 'network.change.unrecorded', 507);
+    // Past the deadline the state says what the host does: the change is kept, not pending and not rolled back.
+    now += 120_000;
+    let state = await admin.api.systemNetwork.network();
+    expect(state.pending).to.equal(null);
+    expect(state.configured.hostName).to.equal('cellar-unrecorded');
+    await expectProblem(admin.api.systemNetwork.setNetwork({ body: config() }), 'network.change.unrecorded', 507);
+    // Room again: the next read records the confirmation, and a repeated confirm finds it done.
+    rmSync(blocker, { recursive: true });
+    if (old) writeFileSync(blocker, old);
+    state = await admin.api.systemNetwork.network();
+    expect(state.configured.hostName).to.equal('cellar-unrecorded');
+    expect((JSON.parse(readFileSync(blocker, 'utf8')) as NetworkConfig).hostName).to.equal('cellar-unrecorded');
+    expect(existsSync(pendingFile())).to.equal(false);
+    expect(readdirSync(path.join(network, 'changes'))).to.deep.equal([]);
+    await expectProblem(admin.api.systemNetwork.confirmNetwork({ params: { changeId: pending.changeId } }), 'network.change.not_found', 404);
+    // Back to the kept state the later tests expect.
+    const back = await admin.api.systemNetwork.setNetwork({ body: config() });
+    await admin.api.systemNetwork.confirmNetwork({ params: { changeId: back.changeId } });
   });
 
   it('applies one of two changes sent at once; the other waits for it', async () => {

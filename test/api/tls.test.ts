@@ -172,4 +172,16 @@ describe('tls API: authority, box names, uploaded and issued certificates', func
     const all = await admin.api.logs.list({ query: { limit: 1000 } });
     expect(JSON.stringify(all.items)).to.not.match(/PRIVATE KEY/);
   });
+
+  it('refuses a public top-level domain or suffix as the local domain, naming it, and keeps the authority', async () => {
+    const before = await admin.api.tls.settings();
+    for (const domain of ['com', 'DE', 'example', 'co.uk', 'com.au']) {
+      const refused = await expectProblem(admin.api.tls.createAuthority({ body: { localDomain: domain } }), 'tls.domain.public', 422);
+      expect(refused.problem.params).to.deep.equal({ domain });
+    }
+    expect((await admin.api.tls.settings()).authority.root.sha256Fingerprint).to.equal(before.authority.root.sha256Fingerprint);
+    // A private-use single label, or a domain of one's own below a public suffix, is the house's.
+    expect((await admin.api.tls.createAuthority({ body: { localDomain: 'lan' } })).authority.scope.dnsNames).to.include('lan');
+    expect((await admin.api.tls.createAuthority({ body: { localDomain: 'nas.example.co.uk' } })).authority.localDomain).to.equal('nas.example.co.uk');
+  });
 });

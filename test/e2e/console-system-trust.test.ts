@@ -109,6 +109,10 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await dialog.getByRole('button', { name: de['system.submit'] }).click();
     await expectText(dialog.locator('li[data-store="nss"]'), `${de['system.store.nss']}: ${de['system.state.done']}`);
+    await expectText(
+      dialog.locator('li[data-store="system"]'),
+      `${de['system.store.system']}: ${de['system.state.missing'].replace('{tool}', 'pkexec').replace('{package}', 'pkexec')}`,
+    );
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-system-trust-de-390') });
     expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { NetworkConfig } from '../../shared/src/api/system-network.ts';
 import { NetworkService } from '../../daemon/src/areas/network/network.service.ts';
+import type { ProblemError } from '../../daemon/src/core/problem-error.ts';
 import { createLogger } from '../../daemon/src/core/logger.ts';
 import { CommandRunner } from '../../daemon/src/host/command-runner.ts';
 import { NetworkHost } from '../../daemon/src/host/network/network-host.ts';
@@ -42,7 +43,7 @@ describe('network state files on a full disk (root, tmpfs)', function () {
     rmSync(mountPoint, { recursive: true, force: true });
   });
 
-  it('leaves no half-written configured.json when keeping a change fails for lack of space', async () => {
+  it('leaves no half-written configured.json when keeping a change fails for lack of space, and records the kept change once there is room', async () => {
     const live = await service.state(null);
     const config: NetworkConfig = { ...live.configured, hostName: 'cellar-full' };
     const pending = await service.apply(config, { localAddress: null, scheme: 'http', port: 7484 }, 1);
@@ -55,15 +56,19 @@ describe('network state files on a full disk (root, tmpfs)', function () {
     }
     const failed = await service.confirm(pending.changeId).then(
       () => null,
-      (err: unknown) => err as NodeJS.ErrnoException,
+      (err: unknown) => err as ProblemError,
     );
-    expect(failed?.code).to.equal('ENOSPC');
+    // The host kept the change before the record failed: the answer says so, never a bare ENOSPC.
+    expect(failed?.code).to.equal('network.change.unrecorded');
     const files = readdirSync(path.join(mountPoint, 'network'));
     expect(files.filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
     if (files.includes('configured.json'))
       expect(() => JSON.parse(readFileSync(path.join(mountPoint, 'network/configured.json'), 'utf8')) as unknown).to.not.throw();
-    // Space again: the daemon still reads its state.
+    // Still full: the state reads, and shows the change as kept.
+    expect((await service.state(null)).pending).to.equal(null);
+    // Space again: the confirmation is recorded at the next read.
     for (let n = 0; n < filler; n++) rmSync(path.join(mountPoint, `filler-${n}`), { force: true });
-    expect((await service.state(null)).configured.hostName).to.be.a('string');
+    expect((await service.state(null)).configured.hostName).to.equal('cellar-full');
+    expect((JSON.parse(readFileSync(path.join(mountPoint, 'network/configured.json'), 'utf8')) as NetworkConfig).hostName).to.equal('cellar-full');
   });
 });

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../bench/lib/free-port.ts';
+import { gitSshProgram } from '../../daemon/src/host/git/git-client.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { appFolder, catalogBranch, ended } from '../helpers/store-catalogs.ts';
 
@@ -26,6 +27,7 @@ describe('system: a private store catalog over SSH (sshd, git-shell, deploy key,
   let sshdLog = '';
   let box: TestDaemon;
   let admin: TestClient;
+  let dataDir: string | null = null;
 
   const hostKey = () => path.join(work, 'host_ed25519');
   const fingerprint = () => /SHA256:\S+/.exec(run('ssh-keygen', ['-l', '-f', `${hostKey()}.pub`]).stdout)?.[0];
@@ -92,12 +94,17 @@ describe('system: a private store catalog over SSH (sshd, git-shell, deploy key,
     port = await freePort();
     await buildBareCatalog(['1.0.0']);
     await startSshd();
-    box = await startTestDaemon({}, { store: { projectCatalogs: [], fetchTimeoutMs: 30_000 } });
+    // The data directory on a file system mounted noexec, as a box may have it: nothing the fetch runs may live there.
+    dataDir = path.join(work, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    expect(run('mount', ['-t', 'tmpfs', '-o', 'noexec,nosuid,nodev,mode=0700,size=64m', 'cellar-store-noexec', dataDir]).status).to.equal(0);
+    box = await startTestDaemon({ dataDir }, { store: { projectCatalogs: [], fetchTimeoutMs: 30_000 } });
     admin = await box.signIn();
   });
 
   after(async () => {
-    await box?.close();
+    await box?.close({ keepData: true });
+    if (dataDir) run('umount', [dataDir]);
     await stopSshd();
     run('userdel', ['--remove', user]);
     if (work) rmSync(work, { recursive: true, force: true });
@@ -128,9 +135,12 @@ describe('system: a private store catalog over SSH (sshd, git-shell, deploy key,
     expect(shown.hostKey).to.be.a('string').and.contain(fingerprint()!);
     const apps = (await admin.api.store.apps({ query: { catalog: shown.id } })).apps;
     expect(apps.map((a) => [a.appId, a.version, a.verified])).to.deep.equal([['org.example.secret', '1.0.0', false]]);
-    // git ran ssh through the box's GIT_SSH program (no shell), which gives ssh the catalog's own configuration.
-    const wrapper = path.join(box.dataDir, 'store', 'catalogs', String(info.key), 'ssh', 'git-ssh.cjs');
-    expect(statSync(wrapper).mode & 0o777).to.equal(0o700);
+    // git ran ssh through the box's GIT_SSH program (no shell), which gives ssh the catalog's own configuration;
+    // the program ships with the daemon, and the noexec data directory holds only what ssh reads.
+    expect(readFileSync('/proc/self/mounts', 'utf8')).to.match(new RegExp(`^cellar-store-noexec ${dataDir} tmpfs \\S*noexec`, 'm'));
+    const keyFolder = path.join(box.dataDir, 'store', 'catalogs', String(info.key), 'ssh');
+    expect(readdirSync(keyFolder).sort()).to.deep.equal(['deploy_key', 'deploy_key.pub', 'known_hosts', 'ssh_config']);
+    expect(statSync(gitSshProgram).mode & 0o111, 'the shipped GIT_SSH program is executable').to.not.equal(0);
     // The account is git-shell's: the box could read the repository and nothing else.
     expect(readFileSync('/etc/passwd', 'utf8')).to.match(new RegExp(`^${user}:.*:/usr/bin/git-shell$`, 'm'));
   });

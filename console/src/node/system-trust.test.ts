@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAuthority } from '../../../daemon/src/areas/tls/authority.ts';
@@ -9,7 +9,7 @@ import { BoxStore } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
 import { ConsoleService } from './console-service.ts';
 import { Discovery } from './discovery.ts';
-import { applyRoot, localRootsDir, planInstall, planRemove, rootEntry, type TrustHost } from './system-trust.ts';
+import { applyRoot, findTool, localRootsDir, planInstall, planRemove, rootEntry, toolFolders, type TrustHost } from './system-trust.ts';
 
 /** What `certutil -L` lists of the database: nickname and trust attributes per line. */
 function listNss(home: string): string {
@@ -76,6 +76,47 @@ describe('console system trust: the root into the system stores with their own t
     } finally {
       process.env.PATH = path0;
     }
+  });
+
+  it('finds pkexec and the trust tool on PATH before running anything: a missing one names its package, and only 126 is declined', async () => {
+    const root = path.join(dir, 'tools');
+    /** A folder for PATH with links to the real tools named, and a pkexec that only records its arguments and exits with `code`. */
+    const folder = (name: string, tools: string[], pkexecCode: number | null) => {
+      const bin = path.join(root, name);
+      mkdirSync(bin, { recursive: true });
+      for (const tool of tools)
+        symlinkSync(
+          execFileSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', tool], { encoding: 'utf8', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } }).trim(),
+          path.join(bin, tool),
+        );
+      if (pkexecCode !== null)
+        writeFileSync(path.join(bin, 'pkexec'), `#!/bin/sh\necho "$@" >> "$0.calls"\necho "pkexec says no" >&2\nexit ${pkexecCode}\n`, { mode: 0o755 });
+      return bin;
+    };
+    const system = async (bin: string) => {
+      const path0 = process.env.PATH;
+      process.env.PATH = bin;
+      try {
+        return (await applyRoot(planInstall, rootPem, 'attic', { ...host, hasPkexec: true, toolPath: [bin] }))[1]!;
+      } finally {
+        process.env.PATH = path0;
+      }
+    };
+    // pkexec is there, update-ca-certificates is not: pkexec would exit 127, which said "declined" before.
+    const noTool = folder('no-tool', ['certutil', 'install'], 127);
+    expect(await system(noTool)).to.deep.equal({ store: 'system', state: 'missing', tool: 'update-ca-certificates', package: 'ca-certificates', detail: null });
+    expect(existsSync(path.join(noTool, 'pkexec.calls')), 'pkexec never ran').to.equal(false);
+    const noPkexec = folder('no-pkexec', ['certutil', 'install', 'update-ca-certificates'], null);
+    expect(await system(noPkexec)).to.deep.equal({ store: 'system', state: 'missing', tool: 'pkexec', package: 'pkexec', detail: null });
+    // Everything there: a dismissed prompt (126) is declined, a refusal (127) failed with pkexec's words; pkexec gets full paths.
+    const dismissed = folder('dismissed', ['certutil', 'install', 'update-ca-certificates'], 126);
+    expect(await system(dismissed)).to.deep.equal({ store: 'system', state: 'declined', tool: 'pkexec', package: null, detail: 'pkexec says no' });
+    expect(readFileSync(path.join(dismissed, 'pkexec.calls'), 'utf8')).to.match(new RegExp(`^${path.join(dismissed, 'install')} -m 0644 `));
+    const refused = folder('refused', ['certutil', 'install', 'update-ca-certificates'], 127);
+    expect(await system(refused)).to.deep.equal({ store: 'system', state: 'failed', tool: 'install', package: null, detail: 'pkexec says no' });
+    // A desktop user's PATH without the sbin folders still finds update-ca-certificates there.
+    expect(findTool('update-ca-certificates', toolFolders('/usr/bin:/bin'))).to.equal('/usr/sbin/update-ca-certificates');
+    expect(findTool('update-ca-certificates', toolFolders('relative/bin'))).to.equal('/usr/sbin/update-ca-certificates');
   });
 
   it('plans the system store, the macOS keychain and the Windows user store as argument arrays', () => {

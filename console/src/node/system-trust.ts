@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SystemTrustResult, SystemTrustStore } from '../bridge.ts';
@@ -12,6 +12,8 @@ export interface TrustHost {
   /** Root may write the system's store itself; others go through pkexec where it is installed. */
   isRoot: boolean;
   hasPkexec: boolean;
+  /** Folders the Linux tools are looked for in, in order; by default PATH's, then the sbin folders (see toolFolders). */
+  toolPath?: string[];
 }
 
 /** The root as the stores name it: a nickname for people, a file name, and SHA-1 (how keychain and Windows find it again). */
@@ -31,11 +33,15 @@ export interface StorePlan {
   unavailable: { tool: string; package: string } | null;
 }
 
-/** The programs of the plans and where they come from (Debian's package names; macOS and Windows ship theirs). */
+/**
+ * The programs of the plans and where they come from (Debian's package names; macOS and Windows
+ * ship theirs). pkexec is a package of its own since Debian 12; policykit-1 is only its transitional name.
+ */
 const packages: Record<string, string> = {
   certutil: 'libnss3-tools',
   'update-ca-certificates': 'ca-certificates',
   install: 'coreutils',
+  rm: 'coreutils',
   pkexec: 'pkexec',
 };
 
@@ -129,37 +135,95 @@ export const execRunner: CommandRunner = (file, args, timeoutMs) =>
 // pkexec and Windows' certutil wait for the user's answer to their own prompt.
 const commandTimeoutMs = 120_000;
 
-/** pkexec's exit codes when the user dismissed its prompt or was not authorised. */
-const pkexecDeclined = new Set([126, 127]);
+/** pkexec's exit code when the user dismissed its prompt. 127 is no answer of the user's: not authorised, or a program not found. */
+const pkexecDismissed = 126;
+
+/**
+ * PATH's folders, then the sbin folders: a desktop user's PATH often lacks them, yet
+ * update-ca-certificates lives there, and pkexec (which looks a relative program up in the
+ * caller's PATH) is handed the full path found here.
+ */
+export function toolFolders(pathVariable = process.env.PATH ?? ''): string[] {
+  const folders = pathVariable.split(path.delimiter).filter((folder) => path.isAbsolute(folder));
+  return [...new Set([...folders, '/usr/local/sbin', '/usr/sbin', '/sbin'])];
+}
+
+/** The full path of an executable file of this name in the first folder that has one; null when none has. */
+export function findTool(name: string, folders: string[]): string | null {
+  for (const folder of folders) {
+    const file = path.join(folder, name);
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Not here, or not executable: the next folder.
+    }
+  }
+  return null;
+}
 
 /** Runs each store's plan in turn; a store that fails stops there and says why, the others still run. */
-export async function runPlans(plans: StorePlan[], run: CommandRunner = execRunner): Promise<SystemTrustResult[]> {
+export async function runPlans(plans: StorePlan[], run: CommandRunner = execRunner, folders: string[] = toolFolders()): Promise<SystemTrustResult[]> {
   const results: SystemTrustResult[] = [];
   for (const plan of plans) {
-    results.push(await runPlan(plan, run));
+    results.push(await runPlan(plan, run, folders));
   }
   return results;
 }
 
-async function runPlan(plan: StorePlan, run: CommandRunner): Promise<SystemTrustResult> {
+const missing = (store: SystemTrustStore, tool: string): SystemTrustResult => ({
+  store,
+  state: 'missing',
+  tool,
+  package: packages[tool] ?? null,
+  detail: null,
+});
+
+/**
+ * Debian's commands with every program (pkexec and the one it runs) found before anything runs
+ * and given by its full path: a missing one is a state naming its package, never an exit code
+ * to guess at (pkexec exits 127 for a program it cannot find as for a refusal).
+ */
+function locate(commands: string[][], folders: string[]): { commands: string[][] } | { missing: string } {
+  const located: string[][] = [];
+  for (const command of commands) {
+    const programs = command[0] === 'pkexec' ? 2 : 1;
+    const found = command.slice(0, programs).map((name) => findTool(name, folders));
+    const absent = found.indexOf(null);
+    if (absent >= 0) return { missing: command[absent]! };
+    located.push([...(found as string[]), ...command.slice(programs)]);
+  }
+  return { commands: located };
+}
+
+async function runPlan(plan: StorePlan, run: CommandRunner, folders: string[]): Promise<SystemTrustResult> {
   if (plan.unavailable) return { store: plan.store, state: 'missing', tool: plan.unavailable.tool, package: plan.unavailable.package, detail: null };
+  // Debian's package names mean something only on Linux; macOS and Windows ship their tools (and Windows finds them with PATHEXT).
+  const linux = plan.store === 'nss' || plan.store === 'system';
+  let commands = plan.commands;
+  if (linux) {
+    const located = locate(commands, folders);
+    if ('missing' in located) return missing(plan.store, located.missing);
+    commands = located.commands;
+  }
   for (const folder of plan.folders) mkdirSync(folder, { recursive: true, mode: 0o700 });
-  for (const [file, ...args] of plan.commands) {
+  for (const [file, ...args] of commands) {
     const answer = await run(file!, args, commandTimeoutMs);
-    const tool = file === 'pkexec' ? args[0]! : file!;
-    // Debian's package names mean something only on Linux; macOS and Windows ship their tools.
-    const linux = plan.store === 'nss' || plan.store === 'system';
-    if (answer.missing) return { store: plan.store, state: 'missing', tool: file!, package: linux ? (packages[file!] ?? file!) : null, detail: null };
-    if (file === 'pkexec' && answer.code !== null && pkexecDeclined.has(answer.code))
+    const name = path.basename(file!);
+    const tool = name === 'pkexec' ? path.basename(args[0]!) : name;
+    if (answer.missing) return { store: plan.store, state: 'missing', tool: name, package: linux ? (packages[name] ?? name) : null, detail: null };
+    if (name === 'pkexec' && answer.code === pkexecDismissed)
       return { store: plan.store, state: 'declined', tool: 'pkexec', package: null, detail: answer.stderr || null };
     if (answer.code !== 0) return { store: plan.store, state: 'failed', tool, package: null, detail: answer.stderr || `exit ${answer.code}` };
   }
   return { store: plan.store, state: 'done', tool: null, package: null, detail: null };
 }
 
-/** This process's host: its system, the user's home, and whether it is root or pkexec is there. */
+/** This process's host: its system, the user's home, and whether it is root or pkexec is on its PATH. */
 export function currentTrustHost(): TrustHost {
-  return { platform: process.platform, home: os.homedir(), isRoot: process.getuid?.() === 0, hasPkexec: existsSync('/usr/bin/pkexec') };
+  const toolPath = toolFolders();
+  return { platform: process.platform, home: os.homedir(), isRoot: process.getuid?.() === 0, hasPkexec: findTool('pkexec', toolPath) !== null, toolPath };
 }
 
 /** How a box's root is named in the stores: by the box's name for people, by its fingerprint to stay unique. */
@@ -191,7 +255,7 @@ export async function applyRoot(
   try {
     const file = path.join(dir, 'root.crt');
     writeFileSync(file, pem, { mode: 0o644 });
-    return await runPlans(plan(host, rootEntry(pem, boxName, file)), run);
+    return await runPlans(plan(host, rootEntry(pem, boxName, file)), run, host.toolPath ?? toolFolders());
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

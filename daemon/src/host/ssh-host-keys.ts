@@ -1,6 +1,8 @@
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../core/logger.ts';
+import type { CommandRunner } from './command-runner.ts';
 
 export interface SshHostKey {
   /** File name below the key folder, `ssh_host_<type>_key`. */
@@ -16,7 +18,29 @@ const keyName = /^ssh_host_[a-z0-9]+_key$/;
  * the folder is /etc/ssh; in development mode there is none and nothing is read or written.
  */
 export class SshHostKeys {
-  constructor(private readonly deps: { dir: string | null; logger: Logger }) {}
+  constructor(private readonly deps: { dir: string | null; logger: Logger; runner: CommandRunner }) {}
+
+  /**
+   * Whether a key reads as sshd will read it: ssh-keygen derives the public key from a copy of
+   * the private one (in a folder of our own, mode 0600, removed after), and it must be the key's
+   * public one. A key that fails here would reach /etc/ssh and break sshd's reload. Runs in
+   * development mode too: it changes nothing.
+   */
+  async readable(key: SshHostKey): Promise<boolean> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cellar-host-key-'));
+    try {
+      const file = path.join(dir, 'key');
+      await writeFile(file, key.privateKey, { mode: 0o600 });
+      // -P '': a key with a passphrase fails instead of asking for one (sshd could not read it either).
+      const derived = await this.deps.runner.read(['ssh-keygen', '-y', '-P', '', '-f', file], { allowFailure: true, timeoutMs: 10_000 });
+      if (derived.exitCode !== 0) return false;
+      const [type, blob] = derived.stdout.trim().split(/\s+/);
+      const [givenType, givenBlob] = key.publicKey.trim().split(/\s+/);
+      return type === givenType && blob === givenBlob;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
 
   static isName(name: string): boolean {
     return keyName.test(name);

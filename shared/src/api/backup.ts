@@ -97,6 +97,8 @@ const fileErrors = [
   'backup.file.too_large',
   'backup.password.wrong',
   'backup.part.invalid',
+  'backup.ssh.key_invalid',
+  'host.tool.missing',
 ] as const;
 
 export const backupRoutes = {

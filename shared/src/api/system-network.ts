@@ -242,7 +242,7 @@ export const systemNetworkRoutes = {
     body: networkConfig,
     status: 200,
     response: pendingNetworkChange,
-    errors: [...configErrors, 'network.change.pending'],
+    errors: [...configErrors, 'network.change.pending', 'network.change.unrecorded'],
   }),
   checkNetwork: defineRoute({
     id: 'system.checkNetwork',
@@ -263,7 +263,7 @@ export const systemNetworkRoutes = {
     summary: 'Keeps the pending change (before its deadline)',
     params: changeParams,
     status: 204,
-    errors: ['network.change.not_found', 'network.change.expired'],
+    errors: ['network.change.not_found', 'network.change.expired', 'network.change.unsaved', 'network.change.unrecorded'],
   }),
   revertNetwork: defineRoute({
     id: 'system.revertNetwork',
@@ -273,7 +273,7 @@ export const systemNetworkRoutes = {
     summary: 'Rolls the pending change back at once',
     params: changeParams,
     status: 204,
-    errors: ['network.change.not_found'],
+    errors: ['network.change.not_found', 'network.change.unrecorded'],
   }),
   followNetwork: defineRoute({
     id: 'system.followNetwork',

@@ -173,7 +173,7 @@ export const tlsRoutes = {
     body: createAuthorityRequest,
     status: 200,
     response: tlsSettings,
-    errors: [],
+    errors: ['tls.domain.public'],
   }),
   setCustom: defineRoute({
     id: 'tls.setCustom',

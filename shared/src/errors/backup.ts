@@ -9,6 +9,11 @@ export const backupErrors = defineErrors({
   'backup.file.too_large': { status: 413, title: 'The backup or its content is larger than a configuration can be', params: ['maxBytes'] },
   'backup.password.wrong': { status: 400, title: 'The password does not open this backup' },
   'backup.part.invalid': { status: 400, title: 'A part of the backup does not hold what that part must', params: ['part'] },
+  'backup.ssh.key_invalid': {
+    status: 400,
+    title: 'An SSH host key of the backup does not read as a key, or does not match its public key',
+    params: ['file'],
+  },
   'backup.inspected.not_found': {
     status: 404,
     title: 'There is no inspected backup to restore: inspect it again (it is kept 15 minutes, for the administrator who inspected it)',

@@ -17,5 +17,15 @@ export const networkErrors = defineErrors({
   'network.change.pending': { status: 409, title: 'Another network change awaits confirmation', params: ['changeId'] },
   'network.change.not_found': { status: 404, title: 'No network change with this id awaits confirmation', params: ['changeId'] },
   'network.change.expired': { status: 409, title: 'The change was not confirmed in time and was rolled back', params: ['changeId'] },
+  'network.change.unsaved': {
+    status: 507,
+    title: 'The confirmation could not be written to the data directory; the change still awaits confirmation',
+    params: ['changeId'],
+  },
+  'network.change.unrecorded': {
+    status: 507,
+    title: 'The change is kept on the box, but its record could not be written to the data directory yet; it is recorded once that works again',
+    params: ['changeId'],
+  },
   'network.follow.invalid': { status: 401, title: 'The follow token is unknown, used, or its change is over' },
 });

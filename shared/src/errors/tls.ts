@@ -3,6 +3,11 @@ import { defineErrors } from './catalog-entry.ts';
 /** The box's certificates and its authority (spec 4.14, TLS). */
 export const tlsErrors = defineErrors({
   'tls.name.out_of_scope': { status: 422, title: "A name lies outside the authority's scope", params: ['name'] },
+  'tls.domain.public': {
+    status: 422,
+    title: 'The local domain is a public top-level domain or suffix: the authority would cover names of the whole Internet under it',
+    params: ['domain'],
+  },
   'tls.issued.not_found': { status: 404, title: 'There is no such issued certificate', params: ['id'] },
   'tls.pem.invalid': { status: 400, title: 'A part is not readable PEM', params: ['part'] },
   'tls.key.encrypted': { status: 400, title: 'The private key is encrypted; upload it without a passphrase' },

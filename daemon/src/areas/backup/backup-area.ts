@@ -79,7 +79,7 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
     sharesBackupPart({ db, changed: deps.fileServicesChanged }),
     storageBackupPart({ db }),
     regionBackupPart({ db, system: deps.system }),
-    sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
+    sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger, runner }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
     tlsBackupPart(deps.tls),
     appsBackupPart({ db }),
   ] as BackupPart[];

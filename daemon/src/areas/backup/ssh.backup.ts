@@ -26,6 +26,8 @@ export function sshBackupPart(keys: SshHostKeys, reload: () => Promise<void>): B
             /^[a-z0-9-]+ [A-Za-z0-9+/=]+( .*)?\n?$/.test(k.publicKey),
         );
       if (!ok) throw new ProblemError('backup.part.invalid', { part: 'ssh' }, { detail: 'an SSH host key is malformed' });
+      // Parsed here, before a restore can be asked for: the restore only takes inspected backups.
+      for (const key of raw as SshHostKey[]) if (!(await keys.readable(key))) throw new ProblemError('backup.ssh.key_invalid', { file: key.name });
       return { data: raw as SshHostKey[], counts: { hostKeys: raw.length } };
     },
     // Files, not rows: written once the rows committed.

@@ -43,6 +43,9 @@ export interface NetworkServiceDeps {
   changed(): void;
 }
 
+/** What the host already decided about the pending change, or null while it awaits confirmation. */
+type Settled = 'kept' | 'rolledBack' | null;
+
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const bare = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
 
@@ -89,24 +92,48 @@ export class NetworkService {
 
   /** Before the daemon serves: a change whose deadline passed while it was down is rolled back now. */
   async init(): Promise<void> {
-    await this.settleExpired();
+    await this.settleReadable();
     const pending = this.pendingRecord();
-    if (pending) this.schedule(pending);
+    if (pending && !this.deps.host.kept(this.snap(pending.changeId))) this.schedule(pending);
   }
 
-  /** Rolls back a pending change past its deadline (or already rolled back by the outside timer); true when it did. */
-  private async settleExpired(): Promise<boolean> {
+  /**
+   * Settles what the host already decided: a change the daemon kept (its record failed before) is
+   * recorded as confirmed; one past its deadline, or rolled back by the outside timer, as rolled back.
+   */
+  private async settleExpired(): Promise<Settled> {
     const pending = this.pendingRecord();
-    if (!pending) return false;
+    if (!pending) return null;
     const snap = this.snap(pending.changeId);
+    if (this.deps.host.kept(snap)) {
+      this.recordKept(pending);
+      return 'kept';
+    }
     if (this.deps.host.rolledBack(snap)) {
       this.finish(pending, 'rolled back by the outside timer');
-      return true;
+      return 'rolledBack';
     }
-    if (this.deps.clock.now() < pending.deadline) return false;
+    if (this.deps.clock.now() < pending.deadline) return null;
     await this.deps.host.rollback(snap);
     this.finish(pending, 'rolled back: not confirmed in time');
-    return true;
+    return 'rolledBack';
+  }
+
+  /** For reads and the start: a kept change whose record still fails stays pending on disk, and the state shows it as kept. */
+  private async settleReadable(): Promise<void> {
+    await this.settleExpired().catch((err: unknown) => {
+      if (!(err instanceof ProblemError && err.code === 'network.change.unrecorded')) throw err;
+    });
+  }
+
+  /** The change is kept on the host: its record must say so, or the failure is answered (and retried at the next settle). */
+  private recordKept(pending: PendingRecord): void {
+    try {
+      this.finish(pending, 'confirmed', true);
+    } catch (err) {
+      this.deps.logger.error('network change kept on the host, its record failed', { component: 'network', changeId: pending.changeId, err });
+      throw new ProblemError('network.change.unrecorded', { changeId: pending.changeId }, { cause: err });
+    }
   }
 
   private finish(pending: PendingRecord, outcome: string, keep = false): void {
@@ -124,7 +151,7 @@ export class NetworkService {
     const wait = Math.max(0, pending.deadline - this.deps.clock.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.serial.run(() => this.settleExpired()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
+      this.serial.run(() => this.settleReadable()).catch((err: unknown) => this.deps.logger.error('network rollback failed', { component: 'network', err }));
     }, wait);
     this.timer.unref();
   }
@@ -151,9 +178,10 @@ export class NetworkService {
   }
 
   async state(localAddress: string | null): Promise<NetworkState> {
-    await this.settleExpired();
+    await this.settleReadable();
     const live = await this.deps.host.read();
-    const pending = this.pendingRecord();
+    const record = this.pendingRecord();
+    const pending = record && !this.deps.host.kept(this.snap(record.changeId)) ? record : null;
     return {
       links: live.links,
       hostName: live.hostName,
@@ -236,15 +264,25 @@ export class NetworkService {
 
   private async confirmNow(changeId: string): Promise<void> {
     const pending = this.awaiting(changeId);
-    if (await this.settleExpired()) throw new ProblemError('network.change.expired', { changeId });
+    const settled = await this.settleExpired();
+    // Kept already, only its record was late: the confirmation stands.
+    if (settled === 'kept') return;
+    if (settled === 'rolledBack') throw new ProblemError('network.change.expired', { changeId });
     const snap = this.snap(changeId);
-    // The outside timer may be running the rollback this very moment: whoever claims first acts.
-    if (!this.deps.host.claim(snap)) {
+    let claimed: boolean;
+    try {
+      // The outside timer may be running the rollback this very moment: whoever claims first acts.
+      claimed = this.deps.host.claimToKeep(snap);
+    } catch (err) {
+      this.deps.logger.error('network change not confirmed: its mark could not be written', { component: 'network', changeId, err });
+      throw new ProblemError('network.change.unsaved', { changeId }, { cause: err });
+    }
+    if (!claimed) {
       this.finish(pending, 'rolled back by the outside timer');
       throw new ProblemError('network.change.expired', { changeId });
     }
     await this.deps.host.keep(snap);
-    this.finish(pending, 'confirmed', true);
+    this.recordKept(pending);
   }
 
   revert(changeId: string): Promise<void> {
@@ -253,7 +291,9 @@ export class NetworkService {
 
   private async revertNow(changeId: string): Promise<void> {
     const pending = this.awaiting(changeId);
-    if (await this.settleExpired()) return;
+    const settled = await this.settleExpired();
+    if (settled === 'kept') throw new ProblemError('network.change.not_found', { changeId });
+    if (settled === 'rolledBack') return;
     await this.deps.host.rollback(this.snap(changeId));
     this.finish(pending, 'reverted');
   }

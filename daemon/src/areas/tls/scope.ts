@@ -1,5 +1,6 @@
 import { isIP, isIPv4 } from 'node:net';
 import type { TlsScope } from '../../../../shared/src/api/tls.ts';
+import { checkLocalDomain } from './local-domain.ts';
 
 /** Private, link-local and loopback ranges: a house's devices, never a public address. */
 export const privateRanges: readonly string[] = [
@@ -19,6 +20,7 @@ export const privateRanges: readonly string[] = [
  * so even a stolen intermediate cannot sign for a public name.
  */
 export function scopeFor(hostname: string, localDomain: string): TlsScope {
+  checkLocalDomain(localDomain);
   const dnsNames = [...new Set([hostname.toLowerCase(), localDomain.toLowerCase(), 'localhost'])];
   return { dnsNames, ipRanges: [...privateRanges] };
 }

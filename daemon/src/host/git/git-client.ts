@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { installPath } from '../../core/install-paths.ts';
 import { runTool } from './git-process.ts';
 
 /** Where a catalog's SSH identity lives: the box's deploy key and the host key pinned on the first fetch. */
@@ -10,30 +11,16 @@ export interface SshIdentity {
 const keyFile = (id: SshIdentity) => path.join(id.folder, 'deploy_key');
 const knownHostsFile = (id: SshIdentity) => path.join(id.folder, 'known_hosts');
 const configFile = (id: SshIdentity) => path.join(id.folder, 'ssh_config');
-const wrapperFile = (id: SshIdentity) => path.join(id.folder, 'git-ssh.cjs');
+/** Written by older daemons into the key folder; the data directory holds no program now. */
+const oldWrapperFile = (id: SshIdentity) => path.join(id.folder, 'git-ssh.cjs');
 
 /**
  * What git runs as GIT_SSH: git execs that program directly, where GIT_SSH_COMMAND (and
- * core.sshCommand) would go through a shell. It starts ssh with the catalog's configuration as an
- * argument array; node runs it (CommonJS whatever package.json is above the data directory).
+ * core.sshCommand) would go through a shell. It ships with the daemon's code (never in the data
+ * directory, which may be mounted noexec) and runs ssh with the catalog's configuration, named by
+ * CELLAR_SSH_CONFIG, which git passes on to it.
  */
-const wrapperSource = () =>
-  [
-    `#!${process.execPath}`,
-    "'use strict';",
-    "const { spawnSync } = require('node:child_process');",
-    'const config = process.env.CELLAR_SSH_CONFIG;',
-    "if (!config) { process.stderr.write('CELLAR_SSH_CONFIG is not set\\n'); process.exit(2); }",
-    "const run = spawnSync('ssh', ['-F', config, ...process.argv.slice(2)], { stdio: 'inherit' });",
-    'process.exit(run.status ?? 1);',
-    '',
-  ].join('\n');
-
-/** Written before each SSH fetch: a key folder made by an older daemon has none, and node's path may have changed. */
-async function writeSshWrapper(id: SshIdentity): Promise<void> {
-  await writeFile(wrapperFile(id), wrapperSource(), { mode: 0o700 });
-  await chmod(wrapperFile(id), 0o700);
-}
+export const gitSshProgram = installPath('daemon/bin/git-ssh');
 
 /** A clean environment: no prompts, no user or system git configuration, no askpass helper. */
 function gitEnv(home: string, ssh: SshIdentity | null): NodeJS.ProcessEnv {
@@ -47,7 +34,7 @@ function gitEnv(home: string, ssh: SshIdentity | null): NodeJS.ProcessEnv {
     GIT_ASKPASS: '/bin/false',
     SSH_ASKPASS: '/bin/false',
     // GIT_SSH_VARIANT: git would take a program not named ssh for one without -p (ports of ssh:// addresses).
-    ...(ssh ? { GIT_SSH: wrapperFile(ssh), GIT_SSH_VARIANT: 'ssh', CELLAR_SSH_CONFIG: configFile(ssh) } : {}),
+    ...(ssh ? { GIT_SSH: gitSshProgram, GIT_SSH_VARIANT: 'ssh', CELLAR_SSH_CONFIG: configFile(ssh) } : {}),
   };
 }
 
@@ -87,7 +74,7 @@ export interface CloneRequest {
 /** Clones one branch's newest commit into `dest` and answers that commit. */
 export async function cloneBranch(req: CloneRequest): Promise<string> {
   const env = gitEnv(req.home, req.ssh);
-  if (req.ssh) await writeSshWrapper(req.ssh);
+  if (req.ssh) await rm(oldWrapperFile(req.ssh), { force: true });
   await runTool(['git', ...safety, 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', req.branch, '--', req.url, req.dest], {
     env,
     timeoutMs: req.timeoutMs,

@@ -111,18 +111,25 @@ export class NetworkTester {
   }
 }
 
-/** One GET to the registry at the address our own resolver found, with the URL's name as Host (and TLS name). */
-function httpStatus(url: URL, address: string): Promise<number> {
+/**
+ * One GET to the registry at the address our own resolver found, with the URL's name as Host (and
+ * TLS name). The deadline is for the whole check: a socket timeout is an idle one, and a registry
+ * (or something in the way) that trickles its answer a byte at a time would never reach it.
+ */
+export function httpStatus(url: URL, address: string, deadlineMs = checkTimeoutMs): Promise<number> {
   const get = url.protocol === 'https:' ? https.get : http.get;
   return new Promise((resolve, reject) => {
     // Node asks for one address or for all of them, depending on its connection options.
     const lookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
       opts.all ? cb(null, [{ address, family: 4 }]) : cb(null, address, 4)) as unknown as http.RequestOptions['lookup'];
-    const req = get(url, { lookup, timeout: checkTimeoutMs }, (res) => {
-      res.resume();
+    const req = get(url, { lookup, timeout: deadlineMs }, (res) => {
       resolve(res.statusCode ?? 0);
+      // The status is all the check needs: the body is not waited for.
+      req.destroy();
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${checkTimeoutMs} ms`)));
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${deadlineMs} ms`)), deadlineMs);
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${deadlineMs} ms`)));
     req.on('error', reject);
+    req.on('close', () => clearTimeout(deadline));
   });
 }

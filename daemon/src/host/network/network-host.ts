@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { NetworkConfig, NetworkLink } from '../../../../shared/src/api/system-network.ts';
@@ -148,14 +148,28 @@ export class NetworkHost {
     await this.deps.runner.run(this.ip('-force', '-batch', '-'), { input: lines.join('\n') + '\n', allowFailure: true, timeoutMs: 30_000 });
   }
 
-  /** Takes the change for the daemon (confirm or rollback); false when the outside timer took it first. */
-  claim(snap: string): boolean {
+  /**
+   * Takes the change for the daemon to keep; false when the outside timer took it first. The claim
+   * is a hard link of an empty `kept` file to `claimed` (atomic like the script's mkdir, which it
+   * makes fail), so the snapshot itself records that the daemon kept the change: a confirmation
+   * whose own record then fails (a full disk, a crash) is still found as kept, never as rolled
+   * back. Throws, having claimed nothing, when the marker cannot be written.
+   */
+  claimToKeep(snap: string): boolean {
+    const mark = path.join(snap, 'kept');
+    writeFileSync(mark, '', { mode: 0o600 });
     try {
-      mkdirSync(path.join(snap, 'claimed'));
+      linkSync(mark, path.join(snap, 'claimed'));
       return true;
-    } catch {
-      return false;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
     }
+  }
+
+  /** Whether the daemon kept the change on the host (its claim is the `kept` file, the script's a folder). */
+  kept(snap: string): boolean {
+    return statSync(path.join(snap, 'claimed'), { throwIfNoEntry: false })?.isFile() ?? false;
   }
 
   /** Whether the outside timer already rolled the change back. */

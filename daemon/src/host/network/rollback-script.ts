@@ -2,7 +2,7 @@
  * The rollback of one network change, written into the change's snapshot folder so it needs
  * neither the daemon nor its installation to run: the outside timer (systemd-run, or a detached
  * process in its own session) runs it at the deadline, the daemon runs it on revert. Whoever
- * makes the `claimed` folder first acts (mkdir is atomic); a confirm claims it too, so a timer
+ * makes `claimed` first acts (mkdir is atomic); a confirm claims it too (as a file), so a timer
  * firing late does nothing.
  *
  * Usage: sh rollback.sh <snapshot folder> <seconds to wait>

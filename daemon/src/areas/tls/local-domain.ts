@@ -1,0 +1,47 @@
+import { ProblemError } from '../../core/problem-error.ts';
+
+/**
+ * Single-label domains a house may use for itself: names no registry hands out (RFC 6762's
+ * `local`, and the ones routers and companies commonly use). Any other single label is a
+ * top-level domain, or may become one.
+ */
+const privateLabels = new Set(['local', 'lan', 'home', 'internal', 'localdomain', 'intranet', 'corp', 'private']);
+
+/**
+ * Public suffixes of more than one label under which anyone registers names: as the local domain
+ * alone, the authority's name constraints would cover every name registered under them. A short
+ * list of the widely used ones; single labels are refused by the rule above.
+ */
+const publicSuffixes = new Set([
+  'co.uk',
+  'org.uk',
+  'me.uk',
+  'ac.uk',
+  'gov.uk',
+  'com.au',
+  'net.au',
+  'org.au',
+  'co.nz',
+  'co.jp',
+  'ne.jp',
+  'or.jp',
+  'co.at',
+  'or.at',
+  'com.br',
+  'com.cn',
+  'com.mx',
+  'com.tr',
+  'co.in',
+  'co.za',
+  'co.kr',
+  'com.sg',
+  'in-addr.arpa',
+  'ip6.arpa',
+]);
+
+/** Refuses a local domain that is a public top-level domain or public suffix: the authority could then sign for the whole Internet's names under it. */
+export function checkLocalDomain(domain: string): void {
+  const lower = domain.toLowerCase();
+  const single = !lower.includes('.');
+  if ((single && !privateLabels.has(lower)) || publicSuffixes.has(lower)) throw new ProblemError('tls.domain.public', { domain });
+}
