@@ -45,7 +45,7 @@ export function serviceBridge(service: ConsoleService): BridgeCall {
   };
 }
 
-/** Calls a ConsoleService in another process (test/helpers/console-sidecar.ts) over its unix socket. */
+/** Calls a ConsoleService in another process (test/helpers/console-sidecar-bridge.ts) over its unix socket. */
 export function socketBridge(socketPath: string): BridgeCall {
   return (name, args) =>
     new Promise((resolve, reject) => {
