@@ -1,30 +1,18 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import en from '../../web/src/apps/control-panel/proxy/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import {
+  controlsPastViewport,
+  openControlPanelSection,
+  phoneViewport,
+  screenshotPath,
+  signInThroughPage,
+  startBrowserBox,
+  stopBrowserBox,
+} from '../helpers/browser.ts';
 import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
-
-const phone = { width: 390, height: 844 };
-
-/** Controls whose right edge passes the phone's width unless a scrolling box clips them, and whether the page scrolls sideways. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
-    const out = [];
-    if (document.scrollingElement.scrollWidth > innerWidth) out.push('page ' + document.scrollingElement.scrollWidth + 'px');
-    for (const el of document.querySelectorAll('button, input, textarea, select, a[href]')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= innerWidth + 0.5) continue;
-      let clipped = false;
-      for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
-        clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= innerWidth + 0.5;
-      }
-      if (!clipped) out.push(el.tagName + ' "' + (el.textContent || '').trim().slice(0, 30) + '" ends at ' + Math.round(r.right));
-    }
-    return out;
-  })()`) as Promise<string[]>;
-}
 
 describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
   this.timeout(120_000);
@@ -43,13 +31,9 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
   });
 
   it('adds a host, checks its target, adds and edits a stream and a redirect, saves the options and deletes after a confirmation', async () => {
-    const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
-    const page = await context.newPage();
-    await signInThroughPage(page, box.url, 'admin', adminPassword);
-    await page.goto(`${box.url}/app/org.service.control-panel/proxy`);
-    const panel = page.getByRole('tabpanel');
+    const { context, page, panel } = await openControlPanelSection(browser, box, 'proxy');
     await panel.getByText(en['controlPanel.proxy.noHosts']).waitFor({ timeout: 20_000 });
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
 
     await panel.getByRole('button', { name: en['controlPanel.proxy.addHost'] }).click();
     const dialog = page.getByRole('dialog', { name: en['controlPanel.proxy.newHost'] });
@@ -58,7 +42,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await dialog.getByLabel(en['controlPanel.proxy.targetPort']).fill(String((target.address() as AddressInfo).port));
     await dialog.getByLabel(en['controlPanel.proxy.signIn']).check();
     await dialog.getByRole('checkbox', { name: 'admin' }).waitFor();
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-proxy-host') });
     // By keyboard: Enter in a field saves.
     await dialog.getByLabel(en['controlPanel.proxy.domains']).press('Enter');
@@ -91,7 +75,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await page.keyboard.press('Enter');
     const editRedirect = page.getByRole('dialog', { name: en['controlPanel.proxy.editRedirect'] });
     expect(await editRedirect.getByLabel(en['controlPanel.proxy.domains']).inputValue()).to.equal('old.local');
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-proxy-redirect') });
     await editRedirect.getByLabel(en['controlPanel.proxy.destination']).fill('https://cam.local/');
     await editRedirect.getByLabel(en['controlPanel.proxy.redirectStatus']).selectOption('308');
@@ -102,7 +86,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await panel.getByRole('listitem').filter({ hasText: '2222/tcp' }).getByRole('button', { name: en['controlPanel.proxy.edit'] }).click();
     const editStream = page.getByRole('dialog', { name: en['controlPanel.proxy.editStream'] });
     expect(await editStream.getByLabel(en['controlPanel.proxy.targetHost']).inputValue()).to.equal('192.168.1.50');
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await editStream.getByLabel(en['controlPanel.proxy.port']).fill('2223');
     await editStream.getByRole('checkbox', { name: 'UDP' }).check();
     await editStream.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
@@ -111,7 +95,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await panel.getByLabel(en['controlPanel.proxy.unknownNames']).selectOption('notFound');
     await panel.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
     await panel.getByRole('status').filter({ hasText: en['controlPanel.proxy.saved'] }).waitFor();
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-proxy'), fullPage: true });
 
     await item.getByRole('button', { name: en['controlPanel.proxy.remove'] }).click();
@@ -137,7 +121,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
         signIn: { enabled: true, userIds: [], groupIds: [] },
       },
     });
-    const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: phoneViewport, locale: 'en-US' });
     const page = await context.newPage();
     // The proxy host is not served in this test: the browser's request to it is answered here.
     let opened = '';
