@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import de from '../../web/src/apps/control-panel/proxy/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/control-panel/proxy/i18n/en.json' with { type: 'json' };
 import {
   controlsPastViewport,
@@ -109,6 +110,52 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     expect(settings.redirects.map((r) => [r.destination, r.status, r.preservePath])).to.deep.equal([['https://cam.local/', 308, false]]);
     expect(settings.unknownNames).to.equal('notFound');
     await context.close();
+  });
+
+  it('adds and deletes a stream in German by keyboard only: the first field has the focus, Escape keeps, Enter confirms', async () => {
+    // The desktop speaks the signed-in user's language (read on each load); the other tests here want English back.
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE username = 'admin'");
+    try {
+      const { context, page, panel } = await openControlPanelSection(browser, box, 'proxy', { locale: 'de-DE' });
+      await panel.getByRole('button', { name: de['controlPanel.proxy.addStream'] }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: de['controlPanel.proxy.newStream'] });
+      await dialog.waitFor();
+      expect(await dialog.getByLabel(de['controlPanel.proxy.port']).evaluate((el) => el === document.activeElement)).to.equal(true);
+      await page.keyboard.type('2300');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('192.168.1.60');
+      // An address: no spelling check, no capital first letter.
+      const address = dialog.getByLabel(de['controlPanel.proxy.targetHost']);
+      expect([await address.getAttribute('spellcheck'), await address.getAttribute('autocapitalize')]).to.deep.equal(['false', 'none']);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('22');
+      expect(await controlsPastViewport(page)).to.deep.equal([]);
+      await page.keyboard.press('Enter');
+      const row = panel.getByRole('listitem').filter({ hasText: '2300/tcp' });
+      await row.waitFor();
+
+      const remove = row.getByRole('button', { name: de['controlPanel.proxy.remove'] });
+      await remove.focus();
+      await page.keyboard.press('Enter');
+      const confirm = page.getByRole('dialog', { name: de['controlPanel.proxy.removeTitle'] });
+      await confirm.getByText(de['controlPanel.proxy.removeStreamWarning'].replace('{port}', '2300')).waitFor();
+      expect(await controlsPastViewport(page)).to.deep.equal([]);
+      await page.screenshot({ path: screenshotPath('control-panel-proxy-remove-de') });
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'detached' });
+      expect(await row.count()).to.equal(1);
+      await remove.focus();
+      await page.keyboard.press('Enter');
+      await confirm.getByRole('button', { name: de['controlPanel.proxy.remove'] }).focus();
+      await page.keyboard.press('Enter');
+      await row.waitFor({ state: 'detached' });
+      const settings = await (await box.signIn()).api.proxy.settings();
+      expect(settings.streams.map((s) => s.port)).to.not.include(2300);
+      await context.close();
+    } finally {
+      await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
+    }
   });
 
   it('sends a signed-in visitor of a protected host back there with a ticket', async () => {
