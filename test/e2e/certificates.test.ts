@@ -1,30 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import en from '../../web/src/apps/control-panel/certificates/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
-import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
-
-const phone = { width: 390, height: 844 };
-
-/** Controls whose right edge passes the phone's width unless a scrolling box clips them, and whether the page scrolls sideways. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
-    const out = [];
-    if (document.scrollingElement.scrollWidth > innerWidth) out.push('page ' + document.scrollingElement.scrollWidth + 'px');
-    for (const el of document.querySelectorAll('button, input, textarea, a[href], summary')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= innerWidth + 0.5) continue;
-      // A tab strip scrolls sideways on purpose: what its scrolling box clips is not off the screen.
-      let clipped = false;
-      for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
-        clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= innerWidth + 0.5;
-      }
-      if (!clipped) out.push(el.tagName + ' "' + (el.textContent || '').trim().slice(0, 30) + '" ends at ' + Math.round(r.right));
-    }
-    return out;
-  })()`) as Promise<string[]>;
-}
+import { controlsPastViewport, openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: Control Panel, Certificates, at phone size', function () {
   this.timeout(120_000);
@@ -37,14 +16,10 @@ describe('e2e: Control Panel, Certificates, at phone size', function () {
   after(() => stopBrowserBox({ box, browser }));
 
   it('edits the box names, issues a certificate with a one-time key and removes it after a confirmation', async () => {
-    const context = await browser.newContext({ viewport: phone, locale: 'en-US', acceptDownloads: true });
-    const page = await context.newPage();
-    await signInThroughPage(page, box.url, 'admin', adminPassword);
-    await page.goto(`${box.url}/app/org.service.control-panel/certificates`);
-    const panel = page.getByRole('tabpanel');
+    const { context, page, panel } = await openControlPanelSection(browser, box, 'certificates', { acceptDownloads: true });
     await panel.getByRole('heading', { name: en['controlPanel.certificates.authority'] }).waitFor({ timeout: 20_000 });
     expect(await panel.getByRole('link', { name: en['controlPanel.certificates.downloadRoot'] }).getAttribute('href')).to.equal('/api/system/tls/root-ca.crt');
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
 
     // A name outside the scope is named in the answer; by keyboard, Save is reached and pressed with Enter.
     const extra = panel.getByLabel(en['controlPanel.certificates.extraNames']);
@@ -73,7 +48,7 @@ describe('e2e: Control Panel, Certificates, at phone size', function () {
     await dialog.getByRole('button', { name: en['controlPanel.certificates.done'] }).click();
     const item = panel.getByRole('listitem').filter({ hasText: 'camera.local, 192.168.1.40' });
     await item.waitFor();
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
 
     await item.getByRole('button', { name: en['controlPanel.certificates.remove'] }).click();
     const confirm = page.getByRole('dialog', { name: en['controlPanel.certificates.removeIssuedTitle'] });

@@ -12,7 +12,7 @@ import { Discovery } from '../../console/src/node/discovery.ts';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
+import { englishShown, installTestBridge, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 
 /** What Chromium run with this HOME makes of the box's HTTPS: it reads the user's NSS database there. */
@@ -101,12 +101,17 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
   });
 
   it('asks and answers in German too, and adding again changes nothing', async () => {
+    const trustPage = ['app.', 'nav.', 'boxes.', 'trust.', 'system.'];
     await page.getByLabel(en['app.language']).selectOption('de');
+    // The notice of the trust done in English above now speaks German as well.
+    await expectText(page.getByRole('status'), de['trust.done'].replace('{name}', '127.0.0.1'));
+    expect(await englishShown(page, en, de, trustPage)).to.deep.equal([]);
     const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
     await card.getByRole('button', { name: de['boxes.system'] }).click();
     const dialog = page.getByRole('dialog');
     await expectText(dialog.getByRole('heading'), de['system.title'].replace('{name}', '127.0.0.1'));
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await englishShown(page, en, de, trustPage)).to.deep.equal([]);
     await dialog.getByRole('button', { name: de['system.submit'] }).click();
     await expectText(dialog.locator('li[data-store="nss"]'), `${de['system.store.nss']}: ${de['system.state.done']}`);
     await expectText(
@@ -114,6 +119,7 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
       `${de['system.store.system']}: ${de['system.state.missing'].replace('{tool}', 'pkexec').replace('{package}', 'pkexec')}`,
     );
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    expect(await englishShown(page, en, de, trustPage)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-system-trust-de-390') });
     expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
   });

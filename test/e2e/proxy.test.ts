@@ -1,30 +1,19 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import de from '../../web/src/apps/control-panel/proxy/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/control-panel/proxy/i18n/en.json' with { type: 'json' };
-import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import {
+  controlsPastViewport,
+  openControlPanelSection,
+  phoneViewport,
+  screenshotPath,
+  signInThroughPage,
+  startBrowserBox,
+  stopBrowserBox,
+} from '../helpers/browser.ts';
 import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
-
-const phone = { width: 390, height: 844 };
-
-/** Controls whose right edge passes the phone's width unless a scrolling box clips them, and whether the page scrolls sideways. */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
-    const out = [];
-    if (document.scrollingElement.scrollWidth > innerWidth) out.push('page ' + document.scrollingElement.scrollWidth + 'px');
-    for (const el of document.querySelectorAll('button, input, textarea, select, a[href]')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= innerWidth + 0.5) continue;
-      let clipped = false;
-      for (let p = el.parentElement; p && !clipped; p = p.parentElement) {
-        clipped = ['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= innerWidth + 0.5;
-      }
-      if (!clipped) out.push(el.tagName + ' "' + (el.textContent || '').trim().slice(0, 30) + '" ends at ' + Math.round(r.right));
-    }
-    return out;
-  })()`) as Promise<string[]>;
-}
 
 describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
   this.timeout(120_000);
@@ -43,13 +32,9 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
   });
 
   it('adds a host, checks its target, adds and edits a stream and a redirect, saves the options and deletes after a confirmation', async () => {
-    const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
-    const page = await context.newPage();
-    await signInThroughPage(page, box.url, 'admin', adminPassword);
-    await page.goto(`${box.url}/app/org.service.control-panel/proxy`);
-    const panel = page.getByRole('tabpanel');
+    const { context, page, panel } = await openControlPanelSection(browser, box, 'proxy');
     await panel.getByText(en['controlPanel.proxy.noHosts']).waitFor({ timeout: 20_000 });
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
 
     await panel.getByRole('button', { name: en['controlPanel.proxy.addHost'] }).click();
     const dialog = page.getByRole('dialog', { name: en['controlPanel.proxy.newHost'] });
@@ -58,7 +43,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await dialog.getByLabel(en['controlPanel.proxy.targetPort']).fill(String((target.address() as AddressInfo).port));
     await dialog.getByLabel(en['controlPanel.proxy.signIn']).check();
     await dialog.getByRole('checkbox', { name: 'admin' }).waitFor();
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-proxy-host') });
     // By keyboard: Enter in a field saves.
     await dialog.getByLabel(en['controlPanel.proxy.domains']).press('Enter');
@@ -91,7 +76,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await page.keyboard.press('Enter');
     const editRedirect = page.getByRole('dialog', { name: en['controlPanel.proxy.editRedirect'] });
     expect(await editRedirect.getByLabel(en['controlPanel.proxy.domains']).inputValue()).to.equal('old.local');
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-proxy-redirect') });
     await editRedirect.getByLabel(en['controlPanel.proxy.destination']).fill('https://cam.local/');
     await editRedirect.getByLabel(en['controlPanel.proxy.redirectStatus']).selectOption('308');
@@ -102,7 +87,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await panel.getByRole('listitem').filter({ hasText: '2222/tcp' }).getByRole('button', { name: en['controlPanel.proxy.edit'] }).click();
     const editStream = page.getByRole('dialog', { name: en['controlPanel.proxy.editStream'] });
     expect(await editStream.getByLabel(en['controlPanel.proxy.targetHost']).inputValue()).to.equal('192.168.1.50');
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await editStream.getByLabel(en['controlPanel.proxy.port']).fill('2223');
     await editStream.getByRole('checkbox', { name: 'UDP' }).check();
     await editStream.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
@@ -111,7 +96,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await panel.getByLabel(en['controlPanel.proxy.unknownNames']).selectOption('notFound');
     await panel.getByRole('button', { name: en['controlPanel.proxy.save'] }).click();
     await panel.getByRole('status').filter({ hasText: en['controlPanel.proxy.saved'] }).waitFor();
-    expect(await overflowing(page)).to.deep.equal([]);
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-proxy'), fullPage: true });
 
     await item.getByRole('button', { name: en['controlPanel.proxy.remove'] }).click();
@@ -127,6 +112,52 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     await context.close();
   });
 
+  it('adds and deletes a stream in German by keyboard only: the first field has the focus, Escape keeps, Enter confirms', async () => {
+    // The desktop speaks the signed-in user's language (read on each load); the other tests here want English back.
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE username = 'admin'");
+    try {
+      const { context, page, panel } = await openControlPanelSection(browser, box, 'proxy', { locale: 'de-DE' });
+      await panel.getByRole('button', { name: de['controlPanel.proxy.addStream'] }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: de['controlPanel.proxy.newStream'] });
+      await dialog.waitFor();
+      expect(await dialog.getByLabel(de['controlPanel.proxy.port']).evaluate((el) => el === document.activeElement)).to.equal(true);
+      await page.keyboard.type('2300');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('192.168.1.60');
+      // An address: no spelling check, no capital first letter.
+      const address = dialog.getByLabel(de['controlPanel.proxy.targetHost']);
+      expect([await address.getAttribute('spellcheck'), await address.getAttribute('autocapitalize')]).to.deep.equal(['false', 'none']);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('22');
+      expect(await controlsPastViewport(page)).to.deep.equal([]);
+      await page.keyboard.press('Enter');
+      const row = panel.getByRole('listitem').filter({ hasText: '2300/tcp' });
+      await row.waitFor();
+
+      const remove = row.getByRole('button', { name: de['controlPanel.proxy.remove'] });
+      await remove.focus();
+      await page.keyboard.press('Enter');
+      const confirm = page.getByRole('dialog', { name: de['controlPanel.proxy.removeTitle'] });
+      await confirm.getByText(de['controlPanel.proxy.removeStreamWarning'].replace('{port}', '2300')).waitFor();
+      expect(await controlsPastViewport(page)).to.deep.equal([]);
+      await page.screenshot({ path: screenshotPath('control-panel-proxy-remove-de') });
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'detached' });
+      expect(await row.count()).to.equal(1);
+      await remove.focus();
+      await page.keyboard.press('Enter');
+      await confirm.getByRole('button', { name: de['controlPanel.proxy.remove'] }).focus();
+      await page.keyboard.press('Enter');
+      await row.waitFor({ state: 'detached' });
+      const settings = await (await box.signIn()).api.proxy.settings();
+      expect(settings.streams.map((s) => s.port)).to.not.include(2300);
+      await context.close();
+    } finally {
+      await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
+    }
+  });
+
   it('sends a signed-in visitor of a protected host back there with a ticket', async () => {
     const admin = await box.signIn();
     await admin.api.proxy.createHost({
@@ -137,7 +168,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
         signIn: { enabled: true, userIds: [], groupIds: [] },
       },
     });
-    const context = await browser.newContext({ viewport: phone, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: phoneViewport, locale: 'en-US' });
     const page = await context.newPage();
     // The proxy host is not served in this test: the browser's request to it is answered here.
     let opened = '';

@@ -132,15 +132,15 @@ export async function openControlPanelSection(
 }
 
 /**
- * Visible controls whose right edge passes the viewport, unless a scrolling ancestor clips them
- * (the section tabs), and a page that scrolls sideways. A string, not a function: the test
+ * Visible controls and links whose right edge passes the viewport, unless a scrolling ancestor
+ * clips them (the section tabs), and a page that scrolls sideways. A string, not a function: the test
  * runner's transform would add helpers the page lacks.
  */
 const controlsPastViewportScript = `(() => {
   const width = window.innerWidth;
   const out = [];
   if (document.scrollingElement.scrollWidth > width) out.push('the page scrolls sideways');
-  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, label')) {
+  for (const el of document.querySelectorAll('button, input:not([type=hidden]), select, textarea, label, a[href], summary')) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.right <= width + 0.5) continue;
     let clipped = false;

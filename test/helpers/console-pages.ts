@@ -45,7 +45,7 @@ export function serviceBridge(service: ConsoleService): BridgeCall {
   };
 }
 
-/** Calls a ConsoleService in another process (test/helpers/console-sidecar.ts) over its unix socket. */
+/** Calls a ConsoleService in another process (test/helpers/console-sidecar-bridge.ts) over its unix socket. */
 export function socketBridge(socketPath: string): BridgeCall {
   return (name, args) =>
     new Promise((resolve, reject) => {
@@ -118,3 +118,16 @@ export const overflowScript = `(() => {
   }
   return out;
 })()`;
+
+/**
+ * The English sentences (keys under `prefixes` whose German differs) that the page's text still shows:
+ * each template's fixed parts of two words or more, so a name filled into a placeholder does not count.
+ */
+export async function englishShown(page: Page, en: Record<string, string>, de: Record<string, string>, prefixes: string[]): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  const shown = Object.keys(en)
+    .filter((key) => prefixes.some((prefix) => key.startsWith(prefix)) && en[key] !== de[key])
+    .flatMap((key) => en[key]!.split(/\{\w+\}/).map((part) => ({ key, part: part.trim() })))
+    .filter(({ part }) => part.includes(' ') && text.includes(part));
+  return shown.map(({ key, part }) => `${key}: ${part}`);
+}
