@@ -84,11 +84,7 @@ describe('console system trust: the root into the system stores with their own t
     const folder = (name: string, tools: string[], pkexecCode: number | null) => {
       const bin = path.join(root, name);
       mkdirSync(bin, { recursive: true });
-      for (const tool of tools)
-        symlinkSync(
-          execFileSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', tool], { encoding: 'utf8', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } }).trim(),
-          path.join(bin, tool),
-        );
+      for (const tool of tools) symlinkSync(findTool(tool, toolFolders('/usr/bin:/bin'))!, path.join(bin, tool));
       if (pkexecCode !== null)
         writeFileSync(path.join(bin, 'pkexec'), `#!/bin/sh\necho "$@" >> "$0.calls"\necho "pkexec says no" >&2\nexit ${pkexecCode}\n`, { mode: 0o755 });
       return bin;
