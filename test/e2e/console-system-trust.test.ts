@@ -101,9 +101,13 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
   });
 
   it('asks and answers in German too, and adding again changes nothing', async () => {
-    const trustPage = ['app.', 'nav.', 'boxes.', 'trust.', 'system.'];
+    const trustPage = ['app.', 'nav.', 'boxes.', 'trust.', 'system.', 'error.'];
+    await page.getByLabel(en['boxes.add.label']).fill('not a box/path');
+    await page.keyboard.press('Enter');
+    await expectText(page.getByRole('alert').first(), en['error.console.address.invalid']);
     await page.getByLabel(en['app.language']).selectOption('de');
-    // The notice of the trust done in English above now speaks German as well.
+    // The refusal and the notice of the trust done in English above now speak German as well.
+    await expectText(page.getByRole('alert').first(), de['error.console.address.invalid']);
     await expectText(page.getByRole('status'), de['trust.done'].replace('{name}', '127.0.0.1'));
     expect(await englishShown(page, en, de, trustPage)).to.deep.equal([]);
     const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
