@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
+import { openConsolePage, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
 import { startInNamespace } from '../helpers/mdns-namespace.ts';
@@ -91,9 +91,7 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
 
     pages = await serveConsolePages();
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' })).newPage();
-    await installTestBridge(page, socketBridge(socketPath));
-    await page.goto(pages.url);
+    page = await openConsolePage(browser, pages.url, socketBridge(socketPath));
   });
   after(async () => {
     await installed?.close({ keepData: true });

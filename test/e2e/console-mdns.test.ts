@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
+import { openConsolePage, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
 import { makeMdnsNamespace, startInNamespace } from '../helpers/mdns-namespace.ts';
 
 /**
@@ -31,9 +31,7 @@ describe('e2e: console box list with a real daemon announced over mDNS', functio
     const socketPath = path.join(dir, 'bridge.sock');
     sidecar = await startInNamespace(ns.name, 'test/helpers/console-sidecar.ts', { socketPath });
     browser = await launchChromium();
-    page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' })).newPage();
-    await installTestBridge(page, socketBridge(socketPath));
-    await page.goto(pages.url);
+    page = await openConsolePage(browser, pages.url, socketBridge(socketPath));
   });
   after(async () => {
     await browser?.close();

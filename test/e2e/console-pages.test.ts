@@ -5,13 +5,10 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { BoxStore } from '../../console/src/node/box-store.ts';
-import { ConsoleService } from '../../console/src/node/console-service.ts';
-import { Discovery } from '../../console/src/node/discovery.ts';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { installTestBridge, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
+import { consoleWithoutMdns, openConsolePage, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: console pages in Chromium against a real daemon (test bridge over the console modules)', function () {
@@ -38,13 +35,7 @@ describe('e2e: console pages in Chromium against a real daemon (test bridge over
     const root = await fetch(`${box.url}/api/system/tls/root-ca.crt`);
     rootFingerprint = new X509Certificate(await root.text()).fingerprint256;
     browser = await launchChromium();
-    const store = new BoxStore(path.join(dir, 'boxes.json'));
-    // No mDNS here: Chromium and the daemon share the host's loopback, which carries no multicast (see test/system/console-discovery.test.ts).
-    const discovery = new Discovery({ browser: { start: () => () => {} }, known: () => store.list() });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
-    page = await context.newPage();
-    await installTestBridge(page, serviceBridge(new ConsoleService({ store, discovery })));
-    await page.goto(pages.url);
+    page = await openConsolePage(browser, pages.url, serviceBridge(consoleWithoutMdns(path.join(dir, 'boxes.json'))));
   });
   after(async () => {
     await browser?.close();

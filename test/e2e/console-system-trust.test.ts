@@ -6,13 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
-import { BoxStore } from '../../console/src/node/box-store.ts';
-import { ConsoleService } from '../../console/src/node/console-service.ts';
-import { Discovery } from '../../console/src/node/discovery.ts';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { englishShown, installTestBridge, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
+import { consoleWithoutMdns, englishShown, openConsolePage, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 
 /** What Chromium run with this HOME makes of the box's HTTPS: it reads the user's NSS database there. */
@@ -47,15 +44,10 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     home = path.join(dir, 'home');
     const rootPem = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).readAuthority()!.rootPem;
     rootFingerprint = new X509Certificate(rootPem).fingerprint256;
-    const store = new BoxStore(path.join(dir, 'boxes.json'));
-    const discovery = new Discovery({ browser: { start: () => () => {} }, known: () => store.list() });
     // An ordinary user without pkexec: the NSS database in a HOME of the test's own, the system store left alone.
-    const service = new ConsoleService({ store, discovery, trustHost: { platform: 'linux', home, isRoot: false, hasPkexec: false } });
+    const service = consoleWithoutMdns(path.join(dir, 'boxes.json'), { platform: 'linux', home, isRoot: false, hasPkexec: false });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
-    page = await context.newPage();
-    await installTestBridge(page, serviceBridge(service));
-    await page.goto(pages.url);
+    page = await openConsolePage(browser, pages.url, serviceBridge(service));
   });
   after(async () => {
     await browser?.close();
@@ -101,9 +93,13 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
   });
 
   it('asks and answers in German too, and adding again changes nothing', async () => {
-    const trustPage = ['app.', 'nav.', 'boxes.', 'trust.', 'system.'];
+    const trustPage = ['app.', 'nav.', 'boxes.', 'trust.', 'system.', 'error.'];
+    await page.getByLabel(en['boxes.add.label']).fill('not a box/path');
+    await page.keyboard.press('Enter');
+    await expectText(page.getByRole('alert').first(), en['error.console.address.invalid']);
     await page.getByLabel(en['app.language']).selectOption('de');
-    // The notice of the trust done in English above now speaks German as well.
+    // The refusal and the notice of the trust done in English above now speak German as well.
+    await expectText(page.getByRole('alert').first(), de['error.console.address.invalid']);
     await expectText(page.getByRole('status'), de['trust.done'].replace('{name}', '127.0.0.1'));
     expect(await englishShown(page, en, de, trustPage)).to.deep.equal([]);
     const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });

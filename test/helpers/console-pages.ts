@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { BridgeProblem } from '../../console/src/bridge.ts';
+import { BoxStore } from '../../console/src/node/box-store.ts';
 import { ConsoleError } from '../../console/src/node/console-error.ts';
-import type { ConsoleService } from '../../console/src/node/console-service.ts';
+import { ConsoleService } from '../../console/src/node/console-service.ts';
+import { Discovery } from '../../console/src/node/discovery.ts';
+import type { TrustHost } from '../../console/src/node/system-trust.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 /** Built by `npx vite build --config console/vite.config.ts`; CONSOLE_PAGES_DIR points elsewhere. */
@@ -30,6 +33,25 @@ export async function serveConsolePages(): Promise<{ url: string; server: Server
 type Answer = { ok: true; value: unknown } | { ok: false; problem: BridgeProblem };
 /** One bridge call answered the way the main process answers IPC. */
 export type BridgeCall = (name: string, args: unknown[]) => Promise<Answer>;
+
+/**
+ * The console's service in this process with its known boxes in `storeFile` and no mDNS: Chromium
+ * and the daemon share the host's loopback, which carries no multicast (see
+ * test/system/console-discovery.test.ts).
+ */
+export function consoleWithoutMdns(storeFile: string, trustHost?: TrustHost): ConsoleService {
+  const store = new BoxStore(storeFile);
+  const discovery = new Discovery({ browser: { start: () => () => {} }, known: () => store.list() });
+  return new ConsoleService({ store, discovery, ...(trustHost ? { trustHost } : {}) });
+}
+
+/** The console's pages at `url` in a 390x844 window in English, their bridge answered by `bridge`. */
+export async function openConsolePage(browser: Browser, url: string, bridge: BridgeCall): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' })).newPage();
+  await installTestBridge(page, bridge);
+  await page.goto(url);
+  return page;
+}
 
 /** Calls the ConsoleService in this process. */
 export function serviceBridge(service: ConsoleService): BridgeCall {
