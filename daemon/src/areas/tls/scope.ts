@@ -65,6 +65,13 @@ function inRange(address: string, range: string): boolean {
   return true;
 }
 
+/** Whether an address range lies wholly inside one of the private ranges. */
+export function privateRange(range: string): boolean {
+  const { address, prefix } = parseCidr(range);
+  if (!isIP(address) || !Number.isInteger(prefix)) return false;
+  return privateRanges.some((outer) => prefix >= parseCidr(outer).prefix && inRange(address, outer));
+}
+
 /** Whether a DNS name or address lies inside the scope, as a verifier applies the name constraints. */
 export function inScope(name: string, scope: TlsScope): boolean {
   if (isIP(name)) return scope.ipRanges.some((range) => inRange(name, range));
