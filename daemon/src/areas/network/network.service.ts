@@ -113,6 +113,13 @@ export class NetworkService {
       this.finish(pending, 'rolled back by the outside timer');
       return 'rolledBack';
     }
+    // A rollback claimed the change and stopped midway: the change is neither kept nor back, until it is finished.
+    const step = this.deps.host.unfinishedRollback(snap);
+    if (step !== null) {
+      await this.deps.host.rollback(snap);
+      this.finish(pending, `rolled back: an interrupted rollback (stopped at ${step}) was finished`);
+      return 'rolledBack';
+    }
     if (this.deps.clock.now() < pending.deadline) return null;
     await this.deps.host.rollback(snap);
     this.finish(pending, 'rolled back: not confirmed in time');
@@ -278,6 +285,8 @@ export class NetworkService {
       throw new ProblemError('network.change.unsaved', { changeId }, { cause: err });
     }
     if (!claimed) {
+      // The timer claimed it a moment ago and may still be rolling back: done before the snapshot goes.
+      await this.deps.host.rollback(snap);
       this.finish(pending, 'rolled back by the outside timer');
       throw new ProblemError('network.change.expired', { changeId });
     }

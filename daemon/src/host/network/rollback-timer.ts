@@ -47,11 +47,14 @@ export class RollbackTimer {
     if (child.pid !== undefined) writeFileSync(path.join(snap, 'timer.pid'), String(child.pid));
   }
 
-  /** Stops a timer whose change was settled by the daemon (the claim already keeps a late one from acting). */
+  /**
+   * Stops a timer whose change the daemon settles, and a rollback it runs right now (the claim
+   * keeps a late one from acting; one stopped midway the daemon's own run finishes).
+   */
   async disarm(snap: string): Promise<void> {
     if (!this.deps.arm) return;
     if (this.deps.systemd) {
-      await this.deps.runner.run(['systemctl', 'stop', `${unitName(snap)}.timer`], { allowFailure: true, timeoutMs: 30_000 });
+      await this.deps.runner.run(['systemctl', 'stop', `${unitName(snap)}.timer`, `${unitName(snap)}.service`], { allowFailure: true, timeoutMs: 30_000 });
       return;
     }
     const pidFile = path.join(snap, 'timer.pid');
