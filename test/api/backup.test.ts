@@ -203,6 +203,13 @@ describe('configuration backup, inspect and restore', function () {
     expect(err.problem.params).to.deep.equal({ domain: 'box' });
     err = await expectProblem(inspect(admin, await tampered({ scope: { ...scope, ipRanges: [...scope.ipRanges, '0.0.0.0/0'] } })), 'backup.part.invalid', 400);
     expect(err.problem.params).to.deep.equal({ part: 'tls' });
+    // A scope the intermediate's name constraints do not hold: the box would issue for names its devices refuse, or the other way round.
+    err = await expectProblem(
+      inspect(admin, await tampered({ scope: { ...scope, dnsNames: [...scope.dnsNames, 'nas.example.org'] } })),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('name constraints');
     // The untouched backup still inspects.
     expect((await inspect(admin, await writeBackup(real, backupPassword))).parts.find((p) => p.name === 'tls')?.restorable).to.equal(true);
   });

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup/backup-part.ts';
 import { checkLocalDomain, isPublicName } from './local-domain.ts';
+import { constrainedTo } from './pki.ts';
 import { privateRange } from './scope.ts';
 import type { TlsSnapshot, TlsStore } from './tls-store.ts';
 
@@ -81,6 +82,9 @@ function checkScope(authority: NonNullable<TlsSnapshot['authority']>): void {
   const wide = authority.scope.ipRanges.find((range) => !privateRange(range));
   if (wide !== undefined)
     throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: `the authority's scope holds ${wide}, beyond the private ranges` });
+  // The scope is what the box issues for; the intermediate's constraints are what devices accept: one and the same.
+  if (!constrainedTo(authority.intermediatePem, authority.scope))
+    throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: "the intermediate's name constraints are not the authority's scope" });
 }
 
 /**
