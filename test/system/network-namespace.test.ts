@@ -163,6 +163,17 @@ describe('system network in a namespace: apply, deadline, revert, confirm, kill 
     expect(logs.items.map((e) => e.message)).to.include('network change rolled back: an interrupted rollback (stopped at files) was finished');
   });
 
+  it('finishes an interrupted rollback once when reads come at the same time', async () => {
+    await start();
+    const pending = await admin.api.systemNetwork.setNetwork({ body: newConfig });
+    interruptRollback(box!.dataDir, pending.changeId);
+    const states = await Promise.all([1, 2, 3, 4].map(() => admin.api.systemNetwork.network()));
+    expect(states.map((s) => s.pending)).to.deep.equal([null, null, null, null]);
+    expect(ns.addresses()).to.deep.equal([oldAddress]);
+    const logs = await admin.api.logs.list({ query: { search: 'interrupted' } });
+    expect(logs.items.filter((e) => e.message.startsWith('network change rolled back'))).to.have.length(1);
+  });
+
   it('finishes an interrupted rollback when the daemon starts, before the deadline', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cellar-network-interrupted-'));
     try {

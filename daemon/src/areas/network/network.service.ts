@@ -185,7 +185,8 @@ export class NetworkService {
   }
 
   async state(localAddress: string | null): Promise<NetworkState> {
-    await this.settleReadable();
+    // In the queue like the changes: reads at once must not each finish the same rollback.
+    await this.serial.run(() => this.settleReadable());
     const live = await this.deps.host.read();
     const record = this.pendingRecord();
     const pending = record && !this.deps.host.kept(this.snap(record.changeId)) ? record : null;
