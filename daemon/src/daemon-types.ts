@@ -9,6 +9,7 @@ import type { ProxyOptions } from './areas/proxy/proxy-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
 import type { UpdatesOptions } from './areas/updates/updates-area.ts';
 import type { InstallerAreaOptions } from './areas/installer/installer-area.ts';
+import type { HostIdentity } from './areas/tls/box-names.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
 import type { JobEngine } from './core/jobs/job-engine.ts';
@@ -76,6 +77,8 @@ export interface DaemonOptions {
   backup?: Partial<BackupAreaOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay, the network root and namespace. */
   system?: SystemHostOptions;
+  /** TLS seam: the host name and addresses the authority's scope and the box's certificate are made for (tests). */
+  tls?: { host?: () => HostIdentity };
   /** Reverse proxy seams: nginx's ports and address (loopback in tests), a network namespace for nftables. */
   proxy?: ProxyOptions;
   /** Updates seams: apply in development mode, a Debian root for apt and dpkg, system datasets, a test channel (root system tests). */

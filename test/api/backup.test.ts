@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { BackupSummary } from '../../shared/src/api/backup.ts';
-import { writeBackup } from '../../shared/src/backup/backup-file.ts';
-import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
+import { readBackup, writeBackup } from '../../shared/src/backup/backup-file.ts';
+import { TlsStore, type TlsSnapshot } from '../../daemon/src/areas/tls/tls-store.ts';
 import { adminPassword, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders } from '../helpers/shares.ts';
 
@@ -180,6 +180,38 @@ describe('configuration backup, inspect and restore', function () {
     const err = await expectProblem(inspect(admin, file), 'backup.part.invalid', 400);
     expect(err.problem.params).to.deep.equal({ part: 'tls' });
     expect(JSON.stringify(err.problem)).to.not.include('BEGIN');
+  });
+
+  it("refuses an authority whose local domain or scope is a public domain at inspect, as a new authority's is", async () => {
+    await admin.api.tls.settings();
+    // A real backup of this box, its certificates part changed as an old or tampered backup could hold it.
+    const real = await readBackup(await download(admin), backupPassword);
+    const tls = real.parts.tls as TlsSnapshot;
+    const tampered = (authority: Partial<NonNullable<TlsSnapshot['authority']>>) =>
+      writeBackup({ ...real, parts: { ...real.parts, tls: { ...tls, authority: { ...tls.authority!, ...authority } } } }, backupPassword);
+    const scope = tls.authority!.scope;
+    let err = await expectProblem(
+      inspect(admin, await tampered({ localDomain: 'com', scope: { ...scope, dnsNames: ['cellar', 'com', 'localhost'] } })),
+      'tls.domain.public',
+      422,
+    );
+    expect(err.problem.params).to.deep.equal({ domain: 'com' });
+    err = await expectProblem(inspect(admin, await tampered({ localDomain: 'co.uk' })), 'tls.domain.public', 422);
+    expect(err.problem.params).to.deep.equal({ domain: 'co.uk' });
+    // The local domain kept, the scope widened on its own.
+    err = await expectProblem(inspect(admin, await tampered({ scope: { ...scope, dnsNames: [...scope.dnsNames, 'box'] } })), 'tls.domain.public', 422);
+    expect(err.problem.params).to.deep.equal({ domain: 'box' });
+    err = await expectProblem(inspect(admin, await tampered({ scope: { ...scope, ipRanges: [...scope.ipRanges, '0.0.0.0/0'] } })), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'tls' });
+    // A scope the intermediate's name constraints do not hold: the box would issue for names its devices refuse, or the other way round.
+    err = await expectProblem(
+      inspect(admin, await tampered({ scope: { ...scope, dnsNames: [...scope.dnsNames, 'nas.example.org'] } })),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('name constraints');
+    // The untouched backup still inspects.
+    expect((await inspect(admin, await writeBackup(real, backupPassword))).parts.find((p) => p.name === 'tls')?.restorable).to.equal(true);
   });
 
   it('parses each SSH host key at inspect: a corrupted one, or one that is not its public key, is refused by file name', async () => {

@@ -185,3 +185,33 @@ describe('tls API: authority, box names, uploaded and issued certificates', func
     expect((await admin.api.tls.createAuthority({ body: { localDomain: 'nas.example.co.uk' } })).authority.localDomain).to.equal('nas.example.co.uk');
   });
 });
+
+describe('tls API: a host name that is a public domain', function () {
+  this.timeout(120_000);
+  let host = { hostname: 'com', addresses: ['127.0.0.1'] };
+  let box: TestDaemon;
+  let admin: TestClient;
+
+  before(async () => {
+    box = await startTestDaemon({}, { tls: { host: () => host } });
+    admin = await box.signIn();
+  });
+  after(() => box.close());
+
+  it("leaves a top-level domain or public suffix as the box's host name out of the scope, so the authority cannot sign under it", async () => {
+    let settings = await admin.api.tls.settings();
+    expect(settings.authority.scope.dnsNames).to.have.members(['local', 'localhost']);
+    expect(settings.names.automatic).to.have.members(['com.local', 'localhost', '127.0.0.1']);
+    const refused = await expectProblem(admin.api.tls.issue({ body: { names: ['www.example.com'] } }), 'tls.name.out_of_scope', 422);
+    expect(refused.problem.params).to.deep.equal({ name: 'www.example.com' });
+    host = { hostname: 'co.uk', addresses: ['127.0.0.1'] };
+    settings = await admin.api.tls.createAuthority({ body: {} });
+    expect(settings.authority.scope.dnsNames).to.have.members(['local', 'localhost']);
+    await expectProblem(admin.api.tls.issue({ body: { names: ['shop.co.uk'] } }), 'tls.name.out_of_scope', 422);
+    // A usual host name, a single label that is no top-level domain, stays in the scope with its subdomains.
+    host = { hostname: 'cellar', addresses: ['127.0.0.1'] };
+    settings = await admin.api.tls.createAuthority({ body: {} });
+    expect(settings.authority.scope.dnsNames).to.have.members(['cellar', 'local', 'localhost']);
+    expect(settings.names.automatic).to.include('cellar');
+  });
+});

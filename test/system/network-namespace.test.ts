@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { NetworkConfig } from '../../shared/src/api/system-network.ts';
-import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { adminPassword, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { eventually, makeNamespace, oldAddress, oldGateway, startDaemonChild, type TestNamespace } from './network-fixture.ts';
 
 const newConfig: NetworkConfig = {
@@ -133,6 +133,59 @@ describe('system network in a namespace: apply, deadline, revert, confirm, kill 
       // Before any request: the start itself rolled back.
       expect(ns.addresses()).to.deep.equal([oldAddress]);
       expect((await admin.api.systemNetwork.network()).pending).to.equal(null);
+    } finally {
+      await box?.close();
+      box = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  /** What a rollback leaves when it stops right after its claim (a crash, a power cut): the claim folder, its step, nothing restored. */
+  const interruptRollback = (dataDir: string, changeId: string) => {
+    const snap = path.join(dataDir, 'network/changes', changeId);
+    process.kill(-Number(readFileSync(path.join(snap, 'timer.pid'), 'utf8')), 'SIGKILL');
+    mkdirSync(path.join(snap, 'claimed'));
+    writeFileSync(path.join(snap, 'claimed/step'), 'files\n');
+  };
+
+  it('finishes a rollback that was interrupted after its claim when the change is confirmed, and answers that it is rolled back', async () => {
+    await start();
+    const pending = await admin.api.systemNetwork.setNetwork({ body: newConfig });
+    interruptRollback(box!.dataDir, pending.changeId);
+    expect(ns.addresses()).to.deep.equal(['10.88.0.2/24']);
+    await expectProblem(admin.api.systemNetwork.confirmNetwork({ params: { changeId: pending.changeId } }), 'network.change.expired', 409);
+    // Rolled back for real, not only said to be.
+    expect(ns.addresses()).to.deep.equal([oldAddress]);
+    expect(ns.defaultGateway()).to.equal(oldGateway);
+    expect(existsSync(networkFile())).to.equal(false);
+    expect((await admin.api.systemNetwork.network()).pending).to.equal(null);
+    const logs = await admin.api.logs.list({ query: { search: 'interrupted' } });
+    expect(logs.items.map((e) => e.message)).to.include('network change rolled back: an interrupted rollback (stopped at files) was finished');
+  });
+
+  it('finishes an interrupted rollback once when reads come at the same time', async () => {
+    await start();
+    const pending = await admin.api.systemNetwork.setNetwork({ body: newConfig });
+    interruptRollback(box!.dataDir, pending.changeId);
+    const states = await Promise.all([1, 2, 3, 4].map(() => admin.api.systemNetwork.network()));
+    expect(states.map((s) => s.pending)).to.deep.equal([null, null, null, null]);
+    expect(ns.addresses()).to.deep.equal([oldAddress]);
+    const logs = await admin.api.logs.list({ query: { search: 'interrupted' } });
+    expect(logs.items.filter((e) => e.message.startsWith('network change rolled back'))).to.have.length(1);
+  });
+
+  it('finishes an interrupted rollback when the daemon starts, before the deadline', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cellar-network-interrupted-'));
+    try {
+      await start(dataDir);
+      const pending = await admin.api.systemNetwork.setNetwork({ body: newConfig });
+      await box!.close({ keepData: true });
+      box = null;
+      interruptRollback(dataDir, pending.changeId);
+      await start(dataDir);
+      expect(ns.addresses()).to.deep.equal([oldAddress]);
+      expect((await admin.api.systemNetwork.network()).pending).to.equal(null);
+      expect(readdirSync(path.join(dataDir, 'network/changes'))).to.deep.equal([]);
     } finally {
       await box?.close();
       box = null;

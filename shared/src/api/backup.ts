@@ -98,6 +98,7 @@ const fileErrors = [
   'backup.password.wrong',
   'backup.part.invalid',
   'backup.ssh.key_invalid',
+  'tls.domain.public',
   'host.tool.missing',
 ] as const;
 

@@ -113,6 +113,13 @@ export class NetworkService {
       this.finish(pending, 'rolled back by the outside timer');
       return 'rolledBack';
     }
+    // A rollback claimed the change and stopped midway: the change is neither kept nor back, until it is finished.
+    const step = this.deps.host.unfinishedRollback(snap);
+    if (step !== null) {
+      await this.deps.host.rollback(snap);
+      this.finish(pending, `rolled back: an interrupted rollback (stopped at ${step}) was finished`);
+      return 'rolledBack';
+    }
     if (this.deps.clock.now() < pending.deadline) return null;
     await this.deps.host.rollback(snap);
     this.finish(pending, 'rolled back: not confirmed in time');
@@ -178,7 +185,8 @@ export class NetworkService {
   }
 
   async state(localAddress: string | null): Promise<NetworkState> {
-    await this.settleReadable();
+    // In the queue like the changes: reads at once must not each finish the same rollback.
+    await this.serial.run(() => this.settleReadable());
     const live = await this.deps.host.read();
     const record = this.pendingRecord();
     const pending = record && !this.deps.host.kept(this.snap(record.changeId)) ? record : null;
@@ -278,6 +286,8 @@ export class NetworkService {
       throw new ProblemError('network.change.unsaved', { changeId }, { cause: err });
     }
     if (!claimed) {
+      // The timer claimed it a moment ago and may still be rolling back: done before the snapshot goes.
+      await this.deps.host.rollback(snap);
       this.finish(pending, 'rolled back by the outside timer');
       throw new ProblemError('network.change.expired', { changeId });
     }

@@ -1,4 +1,5 @@
 import { ProblemError } from '../../core/problem-error.ts';
+import { topLevelDomains } from './top-level-domains.ts';
 
 /**
  * Single-label domains a house may use for itself: names no registry hands out (RFC 6762's
@@ -38,6 +39,16 @@ const publicSuffixes = new Set([
   'in-addr.arpa',
   'ip6.arpa',
 ]);
+
+/**
+ * Whether a name is itself a top-level domain or a public suffix, so that a scope holding it would
+ * cover names anyone registers. Host names are checked by this (a single label such as `cellar`
+ * is a usual host name); the local domain by the stricter rule below.
+ */
+export function isPublicName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return topLevelDomains.has(lower) || publicSuffixes.has(lower);
+}
 
 /** Refuses a local domain that is a public top-level domain or public suffix: the authority could then sign for the whole Internet's names under it. */
 export function checkLocalDomain(domain: string): void {

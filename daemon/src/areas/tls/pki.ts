@@ -109,6 +109,18 @@ export function nameConstraintsExtension(scope: TlsScope): object {
   return { id: '2.5.29.30', name: 'nameConstraints', critical: true, value: asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [permitted]) };
 }
 
+/** Whether a CA certificate carries exactly the name constraints made from this scope (RSA certificates only, as the authority's are). */
+export function constrainedTo(certificatePem: string, scope: TlsScope): boolean {
+  try {
+    // node-forge does not decode name constraints: the extension keeps its DER value.
+    const extension = pki.certificateFromPem(certificatePem).getExtension('nameConstraints') as { value?: string; critical?: boolean } | undefined;
+    const wanted = nameConstraintsExtension(scope) as { value: forge.asn1.Asn1 };
+    return extension?.critical === true && extension.value === asn1.toDer(wanted.value).getBytes();
+  } catch {
+    return false;
+  }
+}
+
 export function certificateToPem(cert: forge.pki.Certificate): string {
   return pki.certificateToPem(cert).replace(/\r\n/g, '\n');
 }

@@ -1,6 +1,6 @@
 import { isIP, isIPv4 } from 'node:net';
 import type { TlsScope } from '../../../../shared/src/api/tls.ts';
-import { checkLocalDomain } from './local-domain.ts';
+import { checkLocalDomain, isPublicName } from './local-domain.ts';
 
 /** Private, link-local and loopback ranges: a house's devices, never a public address. */
 export const privateRanges: readonly string[] = [
@@ -18,10 +18,15 @@ export const privateRanges: readonly string[] = [
  * The authority's scope: the box's host name, the local domain and `localhost` with their
  * subdomains, and the private address ranges. The intermediate carries it as name constraints,
  * so even a stolen intermediate cannot sign for a public name.
+ *
+ * The host name is left out when it is a top-level domain or public suffix (`com`): it is the
+ * machine's, set by the installer, the network settings, DHCP or by hand, and the scope is where
+ * it would do harm. The box is then reached by its name in the local domain.
  */
 export function scopeFor(hostname: string, localDomain: string): TlsScope {
   checkLocalDomain(localDomain);
-  const dnsNames = [...new Set([hostname.toLowerCase(), localDomain.toLowerCase(), 'localhost'])];
+  const host = hostname.toLowerCase();
+  const dnsNames = [...new Set([...(isPublicName(host) ? [] : [host]), localDomain.toLowerCase(), 'localhost'])];
   return { dnsNames, ipRanges: [...privateRanges] };
 }
 
@@ -63,6 +68,13 @@ function inRange(address: string, range: string): boolean {
     if (((a[bit >> 3] ?? 0) & mask) !== ((b[bit >> 3] ?? 0) & mask)) return false;
   }
   return true;
+}
+
+/** Whether an address range lies wholly inside one of the private ranges. */
+export function privateRange(range: string): boolean {
+  const { address, prefix } = parseCidr(range);
+  if (!isIP(address) || !Number.isInteger(prefix)) return false;
+  return privateRanges.some((outer) => prefix >= parseCidr(outer).prefix && inRange(address, outer));
 }
 
 /** Whether a DNS name or address lies inside the scope, as a verifier applies the name constraints. */

@@ -2,6 +2,9 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import Joi from 'joi';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup/backup-part.ts';
+import { checkLocalDomain, isPublicName } from './local-domain.ts';
+import { constrainedTo } from './pki.ts';
+import { privateRange } from './scope.ts';
 import type { TlsSnapshot, TlsStore } from './tls-store.ts';
 
 const pem = () =>
@@ -64,6 +67,27 @@ function unreadable(value: TlsSnapshot): string | null {
 }
 
 /**
+ * The rules a new authority's scope is made by, for one from a backup: a public local domain or
+ * scope name (tls.domain.public) or a range beyond the private ones would let the restored
+ * authority sign for names and addresses of the whole Internet.
+ */
+function checkScope(authority: NonNullable<TlsSnapshot['authority']>): void {
+  checkLocalDomain(authority.localDomain);
+  const local = authority.localDomain.toLowerCase();
+  for (const name of authority.scope.dnsNames) {
+    const lower = name.toLowerCase();
+    if (lower === local || lower === 'localhost') continue;
+    if (isPublicName(lower)) throw new ProblemError('tls.domain.public', { domain: name });
+  }
+  const wide = authority.scope.ipRanges.find((range) => !privateRange(range));
+  if (wide !== undefined)
+    throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: `the authority's scope holds ${wide}, beyond the private ranges` });
+  // The scope is what the box issues for; the intermediate's constraints are what devices accept: one and the same.
+  if (!constrainedTo(authority.intermediatePem, authority.scope))
+    throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: "the intermediate's name constraints are not the authority's scope" });
+}
+
+/**
  * The box's certificates and its authority (the `tls` part): the TLS folder as a whole, keys in the
  * clear inside the encrypted backup and sealed again with this data directory's key on restore.
  * The files are written once the rows are in; the restart that follows every restore serves them.
@@ -78,6 +102,7 @@ export function tlsBackupPart(store: TlsStore): BackupPart<TlsSnapshot> {
       // Checked now, not at restore: a key that does not read would fail once the rows are in.
       const bad = unreadable(value);
       if (bad) throw new ProblemError('backup.part.invalid', { part: 'tls' }, { detail: `${bad} is not a readable certificate or key` });
+      if (value.authority) checkScope(value.authority);
       return {
         data: value,
         counts: { authority: value.authority ? 1 : 0, customCertificates: value.custom ? 1 : 0, issuedCertificates: value.issued.length },

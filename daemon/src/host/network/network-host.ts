@@ -177,10 +177,25 @@ export class NetworkHost {
     return existsSync(path.join(snap, 'rolled-back'));
   }
 
-  /** Rolls back at once with the change's own script (it claims the change itself). */
+  /**
+   * The step a rollback had reached when it stopped unfinished (its claim is a folder, `rolled-back`
+   * is missing: a crash or a power cut in the middle), or null. The outside timer at its deadline
+   * looks the same while it runs; rollback() stops it and finishes alike.
+   */
+  unfinishedRollback(snap: string): string | null {
+    const claim = statSync(path.join(snap, 'claimed'), { throwIfNoEntry: false });
+    if (!claim?.isDirectory() || this.rolledBack(snap)) return null;
+    return readText(path.join(snap, 'claimed', 'step'))?.trim() || 'claim';
+  }
+
+  /**
+   * Rolls back at once with the change's own script (it claims the change itself), finishing one
+   * that another run started and left unfinished; throws unless the change ends rolled back or kept.
+   */
   async rollback(snap: string): Promise<void> {
     await this.timer.disarm(snap);
-    await this.deps.runner.run(['/bin/sh', path.join(snap, 'rollback.sh'), snap, '0'], { timeoutMs: 60_000 });
+    await this.deps.runner.run(['/bin/sh', path.join(snap, 'rollback.sh'), snap, '0', 'finish'], { timeoutMs: 60_000 });
+    if (this.deps.apply && !this.rolledBack(snap) && !this.kept(snap)) throw new Error(`the rollback of the network change in ${snap} did not finish`);
   }
 
   async keep(snap: string): Promise<void> {

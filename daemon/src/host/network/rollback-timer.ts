@@ -17,6 +17,15 @@ function unitName(snap: string): string {
   return `cellar-network-rollback-${path.basename(snap)}`;
 }
 
+/** Whether the process is the shell running this rollback script (its command line names it). */
+function runsScript(pid: number, script: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(script);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The timer outside the daemon's process that runs a change's rollback script at its deadline:
  * it must fire even when the daemon is killed or hangs. With systemd as PID 1 it is a transient
@@ -47,18 +56,24 @@ export class RollbackTimer {
     if (child.pid !== undefined) writeFileSync(path.join(snap, 'timer.pid'), String(child.pid));
   }
 
-  /** Stops a timer whose change was settled by the daemon (the claim already keeps a late one from acting). */
+  /**
+   * Stops a timer whose change the daemon settles, and a rollback it runs right now (the claim
+   * keeps a late one from acting; one stopped midway the daemon's own run finishes).
+   */
   async disarm(snap: string): Promise<void> {
     if (!this.deps.arm) return;
     if (this.deps.systemd) {
-      await this.deps.runner.run(['systemctl', 'stop', `${unitName(snap)}.timer`], { allowFailure: true, timeoutMs: 30_000 });
+      await this.deps.runner.run(['systemctl', 'stop', `${unitName(snap)}.timer`, `${unitName(snap)}.service`], { allowFailure: true, timeoutMs: 30_000 });
       return;
     }
     const pidFile = path.join(snap, 'timer.pid');
     if (!existsSync(pidFile)) return;
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    // After a restart of the machine (the start that finishes a change) the pid may be another process's now.
+    if (!runsScript(pid, path.join(snap, 'rollback.sh'))) return;
     try {
       // The session's group: the shell and its sleep.
-      process.kill(-Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
+      process.kill(-pid, 'SIGTERM');
     } catch {
       // Already gone: it ran, or the machine restarted.
     }
