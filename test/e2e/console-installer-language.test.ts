@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import type { InstallerOptions } from '../../shared/src/api/installer-schemas.ts';
+import { claimHeader } from '../../shared/src/api/installer.ts';
 import { BoxStore } from '../../console/src/node/box-store.ts';
 import { ConsoleService } from '../../console/src/node/console-service.ts';
 import { Discovery } from '../../console/src/node/discovery.ts';
@@ -25,13 +27,22 @@ describe('e2e: console installer wizard says a refusal in the language chosen af
   let pages: { url: string; server: Server };
   let browser: Browser;
   let page: Page;
+  let now = Date.now();
+  let refused: InstallerOptions['disks'] = [];
+  const lifetimeMs = 60_000;
 
   before(async () => {
     assertChromium();
     dir = mkdtempSync(path.join(tmpdir(), 'cellar-console-wizard-lang-'));
     const image = path.join(dir, 'system.tar');
     writeFileSync(image, '');
-    box = await startTestDaemon({ mode: 'installer', installerImage: image }, { installer: { apply: false, reboot: false, mdns: false } });
+    box = await startTestDaemon(
+      { mode: 'installer', installerImage: image },
+      {
+        clock: { now: () => now },
+        installer: { apply: false, reboot: false, mdns: false, claimLifetimeMs: lifetimeMs },
+      },
+    );
     const port = Number(new URL(box.url).port);
     const store = new BoxStore(path.join(dir, 'boxes.json'));
     const announcement = {
@@ -59,8 +70,10 @@ describe('e2e: console installer wizard says a refusal in the language chosen af
   });
 
   it("shows the box's refusal of a claim in English, then in German after switching", async () => {
-    // Another console holds the claim.
-    const { claimExpiresAt } = await box.client().api.installer.claim();
+    // Another console holds the claim and reads the disks the box offers.
+    const other = box.client();
+    const { claimExpiresAt, claimSecret } = await other.api.installer.claim();
+    refused = (await other.api.installer.options({ headers: { [claimHeader]: claimSecret! } })).disks.filter((d) => !d.usable);
     const card = page.locator('li.card').filter({ hasText: 'newbox' });
     await card.getByRole('button', { name: en['boxes.install'] }).click();
     await page.getByRole('button', { name: en['wizard.claim.submit'] }).press('Enter');
@@ -75,5 +88,31 @@ describe('e2e: console installer wizard says a refusal in the language chosen af
     expect(await englishShown(page, en, de, ['app.', 'nav.', 'wizard.', 'trust.cancel', 'error.'])).to.deep.equal([]);
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-wizard-refused-de-390'), fullPage: true });
+  });
+
+  it("says why the box refuses a disk in the language shown, the guard's details kept", async () => {
+    // The machine's own system disk is always among the refused ones.
+    expect(refused.map((d) => d.reasons.map((r) => r.reason)).flat()).to.include('systemDisk');
+    now += lifetimeMs + 1;
+    await page.getByRole('button', { name: de['wizard.claim.submit'] }).press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: de['wizard.claim.code'].replace('{code}', '') })
+      .waitFor();
+    const hint = (name: string) => page.locator('label.ui-check', { has: page.locator(`input[value="${name}"]`) }).locator('xpath=following-sibling::p[1]');
+    const said = (words: Record<string, string>, reason: InstallerOptions['disks'][number]['reasons'][number]) => {
+      const sizes = /^(\d+) bytes, at least (\d+)/.exec(reason.detail);
+      const gb = (n: string) => `${Math.round(Number(n) / 1e9)} GB`;
+      const text = words[`wizard.disks.reason.${reason.reason}`]!;
+      return reason.reason === 'tooSmall' && sizes
+        ? text.replace('{size}', gb(sizes[1]!)).replace('{min}', gb(sizes[2]!))
+        : text.replace('{detail}', reason.detail);
+    };
+    for (const words of [de, en]) {
+      if (words === en) await page.getByLabel(de['app.language']).selectOption('en');
+      for (const disk of refused)
+        await expectText(hint(disk.name), words['wizard.disks.refused'].replace('{reason}', disk.reasons.map((r) => said(words, r)).join(', ')));
+    }
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
   });
 });
