@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
@@ -138,11 +139,18 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
   it("tests the medium's network: gateway, name resolution and registry pass", async () => {
     await page.getByRole('button', { name: en['wizard.network.start'] }).click();
     const state = page.getByRole('status').filter({ hasText: en['wizard.network.state'].replace('{state}', '') });
-    for (const deadline = Date.now() + 30_000; (await state.textContent().catch(() => ''))?.includes('running') !== false && Date.now() < deadline;)
+    const running = en['wizard.network.state'].replace('{state}', en['wizard.network.state.running']);
+    for (const deadline = Date.now() + 30_000; (await state.textContent().catch(() => ''))?.trim() === running && Date.now() < deadline;)
       await new Promise((r) => setTimeout(r, 200));
-    await expectText(state, en['wizard.network.state'].replace('{state}', 'passed'));
-    const checks = await page.locator('.card ul li').allTextContents();
-    expect(checks.map((c) => c.split(' (')[0])).to.deep.equal(['gateway: passed', 'dns: passed', 'registry: passed']);
+    // The box's states in the console's words, in the language shown: switching to German and back.
+    for (const words of [en, de]) {
+      if (words === de) await page.getByLabel(en['app.language']).selectOption('de');
+      await expectText(page.getByRole('status'), words['wizard.network.state'].replace('{state}', words['wizard.network.state.passed']));
+      const checks = (await page.locator('.card ul li').allTextContents()).map((c) => c.trim().split(' (')[0]);
+      const passed = (check: keyof typeof words) => `${words[check]}: ${words['wizard.network.checkState.passed']}`;
+      expect(checks).to.deep.equal([passed('wizard.network.check.gateway'), passed('wizard.network.check.dns'), passed('wizard.network.check.registry')]);
+    }
+    await page.getByLabel(de['app.language']).selectOption('en');
     await page.getByRole('button', { name: en['wizard.next'] }).click();
   });
 

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
-import { consoleWithoutMdns, openConsolePage, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
+import { consoleWithoutMdns, englishShown, openConsolePage, overflowScript, serveConsolePages, serviceBridge } from '../helpers/console-pages.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 
 describe('e2e: console pages in Chromium against a real daemon (test bridge over the console modules)', function () {
@@ -80,6 +80,12 @@ describe('e2e: console pages in Chromium against a real daemon (test bridge over
     await page.getByLabel(en['backup.file']).setInputFiles(backupFile);
     await page.getByLabel(en['backup.password']).fill('wrong passphrase');
     await page.getByLabel(en['backup.password']).press('Enter');
+    await expectText(page.getByRole('alert').first(), en['error.backup.password.wrong']);
+    // The refusal said in English follows a switch to German, and back.
+    await page.getByLabel(en['app.language']).selectOption('de');
+    await expectText(page.getByRole('alert').first(), de['error.backup.password.wrong']);
+    expect(await englishShown(page, en, de, ['app.', 'nav.', 'backup.', 'error.'])).to.deep.equal([]);
+    await page.getByLabel(de['app.language']).selectOption('en');
     await expectText(page.getByRole('alert').first(), en['error.backup.password.wrong']);
     await page.getByLabel(en['backup.password']).fill(password);
     await page.getByRole('button', { name: en['backup.submit'], exact: true }).click();

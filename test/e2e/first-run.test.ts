@@ -51,6 +51,11 @@ describe('e2e: first-run setup of a box without administrator', function () {
     await page.getByLabel(de['firstRun.repeat']).fill('a long enough passphrase');
     await page.getByRole('button', { name: de['firstRun.submit'] }).click();
     await expectText(page.getByRole('alert'), de['error.setup.code.invalid']);
+    // The refusal follows a change of the language chosen, there and back.
+    await page.getByLabel(de['firstRun.language']).selectOption('en');
+    await expectText(page.getByRole('alert'), en['error.setup.code.invalid']);
+    await page.getByLabel(en['firstRun.language']).selectOption('de');
+    await expectText(page.getByRole('alert'), de['error.setup.code.invalid']);
 
     const code = readFileSync(path.join(box.dataDir, 'setup-code'), 'utf8').trim();
     // Typed as people do: lower case.

@@ -22,13 +22,27 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   return dictionaries[current][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
-/** A param as words: lists joined, an item such as a disk guard reason `{ reason, detail }` by its detail. */
+/**
+ * One reason of the box's disk guard (`{ reason, detail }`) in the current language: the reason's
+ * own words around its detail; the guard's English detail alone for a reason the console does not know.
+ */
+export function diskReason({ reason, detail }: { reason?: unknown; detail?: unknown }): string {
+  const text = typeof detail === 'string' ? detail : '';
+  const key = `wizard.disks.reason.${String(reason)}`;
+  if (!(key in en)) return text || String(reason ?? '');
+  // The guard writes "<size> bytes, at least <min> needed".
+  const sizes = reason === 'tooSmall' ? /^(\d+) bytes, at least (\d+)/.exec(text) : null;
+  if (sizes) return t('wizard.disks.reason.tooSmall', { size: gigabytes(Number(sizes[1])), min: gigabytes(Number(sizes[2])) });
+  return t(key as MessageKey, { detail: text });
+}
+
+/** Sizes as the wizard lists disks. */
+export const gigabytes = (bytes: number): string => `${Math.round(bytes / 1e9)} GB`;
+
+/** A param as words: lists joined, a disk guard reason as diskReason says it. */
 const word = (value: unknown): string => {
   if (Array.isArray(value)) return value.map(word).join(', ');
-  if (value && typeof value === 'object') {
-    const { detail, reason } = value as { detail?: unknown; reason?: unknown };
-    return String(detail || reason || '');
-  }
+  if (value && typeof value === 'object') return diskReason(value as { reason?: unknown; detail?: unknown });
   return String(value);
 };
 
