@@ -16,6 +16,8 @@ export const boxPackages = [
   'initramfs-tools',
   'grub-efi-amd64-bin',
   'grub-pc-bin',
+  // grub-install, which the installer runs from the medium for the BIOS loader.
+  'grub2-common',
   'dosfstools',
   'e2fsprogs',
   'iproute2',

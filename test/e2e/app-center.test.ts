@@ -7,9 +7,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
 import de from '../../web/src/apps/app-center/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/app-center/i18n/en.json' with { type: 'json' };
+import common from '../../web/src/lib/i18n/en.json' with { type: 'json' };
 import { exampleVariant, fill } from '../helpers/app-packages.ts';
 import { assertBrowserPrerequisites, launchChromium, screenshotPath, signInThroughPage, webDir } from '../helpers/browser.ts';
 import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { hidePrograms } from '../helpers/host-path.ts';
 import { tgzOf } from '../helpers/tar-builder.ts';
 
 const app = '/app/org.service.app-center';
@@ -22,9 +24,12 @@ describe('e2e: App Center', function () {
   let page: Page;
   let work: string;
   let hello: string;
+  let restorePath: () => void = () => {};
 
   before(async () => {
     assertBrowserPrerequisites();
+    // The box has no ZFS, so no pool, whatever pools this machine holds.
+    restorePath = hidePrograms(['zpool', 'zfs']);
     work = mkdtempSync(path.join(tmpdir(), 'cellar-app-center-'));
     hello = await buildAppPackage('examples/hello-app', work);
     box = await startTestDaemon({ webDir });
@@ -35,6 +40,7 @@ describe('e2e: App Center', function () {
   });
 
   after(async () => {
+    restorePath();
     await browser?.close();
     await box?.close();
     if (work) rmSync(work, { recursive: true, force: true });
@@ -85,8 +91,9 @@ describe('e2e: App Center', function () {
     expect(await install.isDisabled()).to.equal(true);
     await article.getByLabel(fill(en['appCenter.consent.check'], { name: 'Hello' })).check();
     expect(await article.getByRole('radio', { name: en['appCenter.install.everybody'] }).isChecked()).to.equal(true);
-    // The first app chooses the app pool; this development box lists none, so Install stays off.
-    await article.getByText(en['appCenter.install.noPools']).waitFor();
+    // The first app chooses the app pool; this box has no ZFS, so it says what to install and Install stays off.
+    await article.getByText(fill(common['error.host.tool.missing'], { feature: 'ZFS', tool: 'zfs', package: 'zfsutils-linux' })).waitFor();
+    expect(await article.getByLabel(en['appCenter.install.pool']).count()).to.equal(0);
     expect(await install.isDisabled()).to.equal(true);
     await page.screenshot({ path: screenshotPath('app-center-preview-en'), fullPage: true });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { claimHeader, type InstallerStatus, type InstallRequest } from '../../shared/src/api/installer.ts';
@@ -77,6 +77,42 @@ describe('installer: install onto loop devices (root)', function () {
     } finally {
       process.env.PATH = saved;
     }
+  });
+
+  it('refuses a medium without grub-install before touching the disk, naming grub2-common', async () => {
+    // Every program of this machine but grub-install: the plan's other commands are all there.
+    const bin = path.join(disks.work, 'bin-without-grub-install');
+    mkdirSync(bin);
+    for (const dir of ['/usr/sbin', '/usr/bin'])
+      for (const name of readdirSync(dir))
+        if (name !== 'grub-install' && !existsSync(path.join(bin, name))) symlinkSync(path.join(dir, name), path.join(bin, name));
+    const before = sh(['wipefs', '--no-act', target]);
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const refused = await expectProblem(
+        box!.client().api.installer.install({
+          body: {
+            disk: path.basename(target),
+            fileSystem: 'ext4',
+            boxName: 'Test Box',
+            admin: { username: 'owner', password },
+            language: 'de',
+            region: 'AT',
+            timeZone: 'Europe/Vienna',
+            network: null,
+          },
+          headers,
+        }),
+        'host.tool.missing',
+        503,
+      );
+      expect(refused.problem.params).to.deep.include({ tool: 'grub-install', package: 'grub2-common' });
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(sh(['wipefs', '--no-act', target])).to.equal(before);
+    expect((await box!.client().api.installer.status({ headers })).state).to.not.equal('installing');
   });
 
   it('judges the loop devices with the disk guard and refuses a disk it refuses', async () => {

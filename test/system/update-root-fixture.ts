@@ -1,10 +1,33 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureZfsFuse, LoopDisks, sh } from './zfs-fixture.ts';
 
 const cache = '/var/cache/cellar-tests/bookworm-apt.tar';
+
+/**
+ * The cached Debian root as a tarball. mmdebstrap picks its output format from the target's
+ * extension, so the partial file ends in `.tar` (a `.part` target became a folder); it is renamed
+ * only once complete. A folder left by that older fixture is made again.
+ */
+function bookwormAptTarball(): void {
+  const kind = statSync(cache, { throwIfNoEntry: false });
+  if (kind?.isFile()) return;
+  if (kind) rmSync(cache, { recursive: true, force: true });
+  mkdirSync(path.dirname(cache), { recursive: true });
+  const partial = `${cache}.partial-${process.pid}.tar`;
+  try {
+    execFileSync('mmdebstrap', ['--variant=apt', '--format=tar', '--quiet', 'bookworm', partial], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 10 * 60_000,
+    });
+  } catch (err) {
+    rmSync(partial, { recursive: true, force: true });
+    throw err;
+  }
+  renameSync(partial, cache);
+}
 
 /** An apt archive in the root: a folder with a flat Packages list, labelled like one of Debian's. */
 export interface TestArchive {
@@ -39,19 +62,21 @@ export class UpdateRoot {
   static async create(prefix: string): Promise<UpdateRoot> {
     if (process.getuid?.() !== 0) throw new Error('the updates system tests need root (zfs-fuse, chroot)');
     await ensureZfsFuse();
-    if (!existsSync(cache)) {
-      mkdirSync(path.dirname(cache), { recursive: true });
-      execFileSync('mmdebstrap', ['--variant=apt', '--quiet', 'bookworm', `${cache}.part`], { stdio: 'ignore', timeout: 10 * 60_000 });
-      execFileSync('mv', [`${cache}.part`, cache]);
-    }
+    bookwormAptTarball();
     const r = new UpdateRoot(prefix);
-    r.disks.pools.add(r.pool);
-    sh(['zpool', 'create', '-m', path.join(r.disks.work, 'mnt', r.pool), r.pool, r.disks.loops[0]!]);
-    sh(['zfs', 'create', '-o', 'compression=on', r.dataset]);
-    execFileSync('tar', ['-xf', cache, '-C', r.root], { stdio: 'ignore' });
-    // Only the test's own archives: the root never reaches Debian's mirror.
-    rmSync(path.join(r.root, 'etc/apt/sources.list.d'), { recursive: true, force: true });
-    writeFileSync(path.join(r.root, 'etc/apt/sources.list'), '');
+    try {
+      r.disks.pools.add(r.pool);
+      sh(['zpool', 'create', '-m', path.join(r.disks.work, 'mnt', r.pool), r.pool, r.disks.loops[0]!]);
+      sh(['zfs', 'create', '-o', 'compression=on', r.dataset]);
+      execFileSync('tar', ['-xf', cache, '-C', r.root], { stdio: 'ignore' });
+      // Only the test's own archives: the root never reaches Debian's mirror.
+      rmSync(path.join(r.root, 'etc/apt/sources.list.d'), { recursive: true, force: true });
+      writeFileSync(path.join(r.root, 'etc/apt/sources.list'), '');
+    } catch (err) {
+      // A pool left imported would show in every later test's zpool list (zfs-fuse lists them all).
+      await r.cleanup();
+      throw err;
+    }
     return r;
   }
 

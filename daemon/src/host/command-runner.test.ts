@@ -38,6 +38,27 @@ describe('CommandRunner', () => {
     }
   });
 
+  it('refuses a plan whose program is not on PATH, naming its package, before anything runs', async () => {
+    const runner = new CommandRunner(logger, true);
+    await runner.requireTools(['sh', 'cat', '/bin/sh']);
+    const saved = process.env.PATH;
+    process.env.PATH = `${saved}:/nonexistent`;
+    try {
+      const missing = await runner.requireTools(['sh', 'grub-install-not-here', 'grub-install']).catch((e: unknown) => e);
+      expect(missing).to.deep.include({
+        code: 'host.tool.missing',
+        params: { tool: 'grub-install-not-here', feature: 'grub-install-not-here', package: 'grub-install-not-here' },
+      });
+      process.env.PATH = '/nonexistent';
+      const grub = await runner.requireTools(['grub-install']).catch((e: unknown) => e);
+      expect(grub).to.deep.include({ code: 'host.tool.missing', params: { tool: 'grub-install', feature: 'the installer', package: 'grub2-common' } });
+    } finally {
+      process.env.PATH = saved;
+    }
+    // In development mode nothing runs, so nothing is required.
+    await new CommandRunner(logger, false).requireTools(['grub-install-not-here']);
+  });
+
   it('stops waiting for a command that is cancelled', async () => {
     const controller = new AbortController();
     const pending = new CommandRunner(logger, true).read(['sleep', '5'], { signal: controller.signal }).catch((e: unknown) => e);

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
 import type { Logger } from '../core/logger.ts';
 import { ProblemError } from '../core/problem-error.ts';
 import { toolInfo } from './host-tools.ts';
@@ -57,6 +60,23 @@ export class CommandRunner {
     const [file, ...args] = argv;
     if (!file) throw new Error('empty command');
     return this.exec(file, args, argv, options);
+  }
+
+  /**
+   * Refuses with host.tool.missing the first of `files` that is not an executable on PATH, so a
+   * plan is refused before its first command instead of failing half-way through it.
+   */
+  async requireTools(files: readonly string[]): Promise<void> {
+    if (!this.apply) return;
+    const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+    for (const file of new Set(files)) {
+      const candidates = file.includes('/') ? [file] : dirs.map((dir) => path.join(dir, file));
+      const found = await Promise.any(candidates.map((c) => access(c, constants.X_OK))).then(
+        () => true,
+        () => false,
+      );
+      if (!found) throw new ProblemError('host.tool.missing', toolInfo(file), { detail: `${file} is not installed on this machine` });
+    }
   }
 
   /**

@@ -129,6 +129,7 @@ export class InstallerService {
     const layout = targetLayout(devicePath, this.deps.targetDir);
     const steps = installSteps(layout, request.fileSystem, this.deps.image);
     const plan = planOf(layout, request.fileSystem, steps);
+    await this.deps.runner.requireTools(plan.commands.map((argv) => argv[0]!));
     this.install = { state: 'installing', plan, progress: null, failure: null };
     const current = this.install;
     this.deps.logger.info('installation started', { component: 'installer', disk: devicePath, fileSystem: request.fileSystem });
