@@ -22,6 +22,7 @@ describe('installer mode', () => {
   let work: string;
   let now = Date.now();
   const lifetimeMs = 60_000;
+  const maxMs = 3 * lifetimeMs;
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'cellar-installer-'));
@@ -30,7 +31,7 @@ describe('installer mode', () => {
     box = await startTestDaemon(
       { mode: 'installer', installerImage: image },
       // No host effects and no announcement: the system tests and the mDNS test do those.
-      { clock: { now: () => now }, installer: { apply: false, reboot: false, mdns: false, claimLifetimeMs: lifetimeMs } },
+      { clock: { now: () => now }, installer: { apply: false, reboot: false, mdns: false, claimLifetimeMs: lifetimeMs, claimMaxMs: maxMs } },
     );
   });
   after(async () => {
@@ -102,6 +103,43 @@ describe('installer mode', () => {
     const again = await second.api.installer.claim({ headers: { [claimHeader]: next.claimSecret! } });
     await expectProblem(second.api.installer.networkTest({ headers: { [claimHeader]: next.claimSecret! } }), 'installer.claim.required', 401);
     expect((await second.api.installer.networkTest({ headers: { [claimHeader]: again.claimSecret! } })).state).to.equal('idle');
+    now += lifetimeMs + 1;
+  });
+
+  it('ends a claim at its maximum however often renewed, and lets another console claim before the same address again', async () => {
+    // Two consoles on the LAN, told apart by address (the daemon trusts X-Forwarded-For from loopback only).
+    const lan = (address: string) => ({ 'X-Forwarded-For': address });
+    const holder = box.client();
+    const other = box.client();
+    const start = now;
+    const first = await holder.api.installer.claim({ headers: lan('192.0.2.10') });
+    let secret = first.claimSecret!;
+    // Renewing by calls and by claiming again with the secret: the claim never passes its end.
+    for (let i = 0; i < 3; i++) {
+      now += lifetimeMs - 1000;
+      if (i % 2) secret = (await holder.api.installer.claim({ headers: { ...lan('192.0.2.10'), [claimHeader]: secret } })).claimSecret!;
+      else await holder.api.installer.networkTest({ headers: { ...lan('192.0.2.10'), [claimHeader]: secret } });
+      const expiresAt = Date.parse((await other.api.installer.status()).claimExpiresAt!);
+      expect(expiresAt).to.equal(Math.min(now + lifetimeMs, start + maxMs));
+    }
+    const taken = await expectProblem(other.api.installer.claim({ headers: lan('192.0.2.20') }), 'installer.claim.taken', 409);
+    expect(taken.problem.params).to.deep.equal({ expiresAt: new Date(start + maxMs).toISOString() });
+
+    now = start + maxMs;
+    expect((await other.api.installer.status()).state).to.equal('waiting');
+    await expectProblem(holder.api.installer.networkTest({ headers: { ...lan('192.0.2.10'), [claimHeader]: secret } }), 'installer.claim.required', 401);
+    const until = new Date(start + maxMs + lifetimeMs).toISOString();
+    for (const headers of [lan('192.0.2.10'), { ...lan('192.0.2.10'), [claimHeader]: secret }]) {
+      const spent = await expectProblem(holder.api.installer.claim({ headers }), 'installer.claim.spent', 409);
+      expect(spent.problem.params).to.deep.equal({ until });
+    }
+    const next = await other.api.installer.claim({ headers: lan('192.0.2.20') });
+    expect(next.state).to.equal('claimed');
+    await expectProblem(holder.api.installer.claim({ headers: lan('192.0.2.10') }), 'installer.claim.taken', 409);
+
+    // Once the other console's claim lapsed and the turn is over, the first address may claim again.
+    now = start + maxMs + lifetimeMs;
+    expect((await holder.api.installer.claim({ headers: lan('192.0.2.10') })).state).to.equal('claimed');
     now += lifetimeMs + 1;
   });
 

@@ -46,10 +46,11 @@ export const installerRoutes = {
     summary: "Claims the installer for one console: the answer alone carries the secret and the code the box's screen shows",
     description:
       'The first caller gets the claim; another is refused with installer.claim.taken until the claim lapses (10 minutes after its holder last called). ' +
-      'The holder calling again gets a new secret and code. Refuses cross-site browser requests by Origin.',
+      'The holder calling again gets a new secret and code. A claim lives at most 60 minutes in all, however often renewed; then the address that held it ' +
+      'is refused with installer.claim.spent for 10 minutes, so another console can claim. Refuses cross-site browser requests by Origin.',
     status: 200,
     response: installerStatus,
-    errors: ['installer.mode.inactive', 'installer.claim.taken', 'auth.origin.invalid'],
+    errors: ['installer.mode.inactive', 'installer.claim.taken', 'installer.claim.spent', 'auth.origin.invalid'],
     csrfExempt: true,
   }),
   options: defineRoute({

@@ -7,6 +7,7 @@ export const installerErrors = defineErrors({
   'installer.mode.only': { status: 403, title: 'The box runs the installer: only the installer operations answer', params: ['operation'] },
   'installer.claim.required': { status: 401, title: 'The installer call needs the claim secret (X-Installer-Claim)' },
   'installer.claim.taken': { status: 409, title: 'Another console holds the installer', params: ['expiresAt'] },
+  'installer.claim.spent': { status: 409, title: "This console's claim ran out: another console may claim first", params: ['until'] },
   'installer.install.running': { status: 409, title: 'An installation runs or is done already', params: ['state'] },
   'installer.network.busy': { status: 409, title: 'A network test or an installation runs' },
   'installer.network.unknown_interface': { status: 422, title: 'The medium has no such network card', params: ['interface'] },

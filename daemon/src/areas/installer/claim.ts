@@ -10,44 +10,73 @@ export interface ClaimGrant {
 
 export interface ClaimDeps {
   clock: Clock;
+  /** How long a claim lives after its holder's last call. */
   lifetimeMs: number;
+  /** How long a claim lives in all, however often its holder calls or claims again with its secret. */
+  maxMs: number;
   /** Shows the code on the box's own screen, for the owner to compare with the console's. */
   show(code: string): void;
 }
 
 const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
+interface Held {
+  hash: Buffer;
+  expiresAt: number;
+  /** The claim's end however often it is renewed: a host on the LAN cannot keep the box from its owner. */
+  endsAt: number;
+  /** The address that first claimed: when the claim runs out it waits a turn, so another console can claim. */
+  from: string;
+}
+
 /**
  * One console at a time holds the installer. The secret is kept only as its hash and compared in
  * constant time; each authenticated call renews the claim, so an abandoned console frees the box
- * after the lifetime.
+ * after the lifetime, and no claim outlives its maximum.
  */
 export class InstallerClaim {
-  private held: { hash: Buffer; expiresAt: number } | null = null;
+  private held: Held | null = null;
+  /** The address of a claim that ran out, and until when it may not claim again. */
+  private spent: { from: string; until: number } | null = null;
 
   constructor(private readonly deps: ClaimDeps) {}
 
   /** When the claim lapses, or null while nobody holds it. */
   expiresAt(): number | null {
-    if (this.held && this.held.expiresAt <= this.deps.clock.now()) this.held = null;
+    const now = this.deps.clock.now();
+    if (this.held && this.held.expiresAt <= now) {
+      // Only a claim that reached its maximum waits a turn; one its console left lapses plainly.
+      if (this.held.expiresAt >= this.held.endsAt) this.spent = { from: this.held.from, until: this.held.endsAt + this.deps.lifetimeMs };
+      this.held = null;
+    }
     return this.held?.expiresAt ?? null;
   }
 
-  /** A new claim for a first caller, or for the holder (by its secret); anyone else is refused. */
-  claim(given: string | undefined): ClaimGrant {
+  /**
+   * A new claim for a first caller, or a fresh secret for the holder (by its secret, keeping the
+   * claim's end); anyone else is refused, and so is the address of a claim that just ran out.
+   */
+  claim(given: string | undefined, from: string): ClaimGrant {
     const expiresAt = this.expiresAt();
+    const now = this.deps.clock.now();
     if (expiresAt !== null && !this.matches(given)) throw new ProblemError('installer.claim.taken', { expiresAt: new Date(expiresAt).toISOString() });
+    if (expiresAt === null && this.spent && this.spent.from === from && this.spent.until > now) {
+      throw new ProblemError('installer.claim.spent', { until: new Date(this.spent.until).toISOString() });
+    }
+    const kept = expiresAt === null ? null : this.held;
+    const endsAt = kept?.endsAt ?? now + this.deps.maxMs;
     const secret = randomBytes(32).toString('base64url');
     const code = String(randomInt(1_000_000)).padStart(6, '0');
-    this.held = { hash: digest(secret), expiresAt: this.deps.clock.now() + this.deps.lifetimeMs };
+    this.held = { hash: digest(secret), expiresAt: Math.min(now + this.deps.lifetimeMs, endsAt), endsAt, from: kept?.from ?? from };
     this.deps.show(`${code.slice(0, 3)} ${code.slice(3)}`);
     return { secret, code, expiresAt: this.held.expiresAt };
   }
 
-  /** Refuses a call without the holder's secret; renews the claim otherwise. */
+  /** Refuses a call without the holder's secret; renews the claim otherwise, up to its end. */
   check(given: string | undefined): void {
     if (this.expiresAt() === null || !this.matches(given)) throw new ProblemError('installer.claim.required');
-    this.held!.expiresAt = this.deps.clock.now() + this.deps.lifetimeMs;
+    const held = this.held!;
+    held.expiresAt = Math.min(this.deps.clock.now() + this.deps.lifetimeMs, held.endsAt);
   }
 
   private matches(given: string | undefined): boolean {

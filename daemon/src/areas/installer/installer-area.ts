@@ -35,7 +35,10 @@ export interface InstallerAreaOptions {
   minDiskBytes?: number;
   /** mDNS announcement on every interface; default on a box and the medium, off in development mode (tests announce only inside a network namespace). */
   mdns?: boolean;
+  /** How long a claim lives after its holder's last call (default 10 minutes). */
   claimLifetimeMs?: number;
+  /** How long a claim lives in all, however often renewed (default 60 minutes). */
+  claimMaxMs?: number;
   registryUrl?: string;
 }
 
@@ -62,6 +65,7 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
   const claim = new InstallerClaim({
     clock,
     lifetimeMs: o.claimLifetimeMs ?? 10 * 60 * 1000,
+    maxMs: o.claimMaxMs ?? 60 * 60 * 1000,
     // The console shows the same code: the owner compares both before going on.
     show: (code) => {
       if (config.logToConsole) process.stdout.write(`\nCellar installer: a console claimed this box. Its code is ${code}\n\n`);

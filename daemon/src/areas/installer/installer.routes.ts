@@ -16,7 +16,7 @@ export function installerHandlers(service: InstallerService, claim: InstallerCla
       throw new ProblemError('installer.install_id.absent');
     },
     status: () => service.status(),
-    claim: ({ req }) => service.claim(claimOf(req)),
+    claim: ({ req }) => service.claim(claimOf(req), req.ip ?? ''),
     options: ({ req }) => {
       holder(req);
       return service.options();

@@ -73,8 +73,8 @@ export class InstallerService {
     return { ...base, state: expiresAt === null ? 'waiting' : 'claimed', plan: null, progress: null, failure: null };
   }
 
-  claim(given: string | undefined): InstallerStatus {
-    const grant = this.deps.claim.claim(given);
+  claim(given: string | undefined, from: string): InstallerStatus {
+    const grant = this.deps.claim.claim(given, from);
     return { ...this.status(), claimSecret: grant.secret, claimCode: grant.code };
   }
 
