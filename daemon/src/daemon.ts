@@ -28,7 +28,7 @@ import { trashHandlers } from './areas/files/trash/trash.routes.ts';
 import { sharesHandlers } from './areas/shares/shares.routes.ts';
 import { SystemService } from './areas/system/system.service.ts';
 import { firstRunHandlers, systemHandlers } from './areas/system/system.routes.ts';
-import { FirstRunSetup } from './areas/system/first-run.ts';
+import { dropStaleSetupCode, FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
 import { createSystemHostArea } from './areas/system/system-host-area.ts';
 import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
@@ -83,6 +83,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const config = loadConfig(options.config, options.env);
   const startedAt = Date.now();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  dropStaleSetupCode(config.dataDir);
   // The log store is the logger's sink from the first entry on: entries wait in its buffer until the file is open.
   const logStore = new LogStore({ onError: (err) => process.stderr.write(`log store: ${err instanceof Error ? err.message : String(err)}\n`) });
   const logger = createLogger({ level: config.logLevel, console: config.logToConsole, sinks: [logStore] });

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { createDaemon } from '../../daemon/src/daemon.ts';
 import { expectProblem, startTestDaemon } from '../helpers/daemon.ts';
 
 describe('first start in development mode', () => {
@@ -56,5 +58,38 @@ describe('first start in development mode', () => {
     expect(run.stderr)
       .to.match(/Invalid configuration/)
       .and.match(/BOX_PORT: /);
+  });
+});
+
+describe('first-run setup code across a restart', () => {
+  it("removes the previous start's code before the start steps, writes a new one and refuses the old", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cellar-test-'));
+    const file = path.join(dataDir, 'setup-code');
+    writeFileSync(file, 'AAAAA-BBBBB\n', { mode: 0o600 });
+    const daemon = await createDaemon({
+      config: { mode: 'development', host: '127.0.0.1', port: 0, dataDir, webDir: null, logToConsole: false, logLevel: 'warn', adminPassword: null },
+      env: {},
+      firstRunSetup: true,
+      announceSetupCode: () => undefined,
+    });
+    try {
+      // Built but not started: the database, the areas and the start steps come before a new code.
+      expect(existsSync(file)).to.equal(false);
+      await daemon.start();
+      const code = readFileSync(file, 'utf8').trim();
+      expect(code)
+        .to.match(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/)
+        .and.not.equal('AAAAA-BBBBB');
+      const res = await fetch(`${daemon.url()}/api/setup`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: 'AAAAA-BBBBB', username: 'owner', password: 'a long enough passphrase', boxName: 'Box', language: 'en', region: null }),
+      });
+      expect(res.status).to.equal(403);
+      expect(((await res.json()) as { code: string }).code).to.equal('setup.code.invalid');
+    } finally {
+      await daemon.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,6 +14,14 @@ const maxWrongCodes = 10;
 // Without 0/O, 1/I/L: the code is read off a terminal and typed by hand.
 const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
+/**
+ * Removes the previous start's setup code, which no longer opens the box: called first at start,
+ * since the new code is made only after the slow start steps and the old one would meanwhile read as valid.
+ */
+export function dropStaleSetupCode(dataDir: string): void {
+  rmSync(path.join(dataDir, setupCodeFile), { force: true });
+}
+
 export interface FirstRunDeps {
   dataDir: string;
   clock: Clock;
