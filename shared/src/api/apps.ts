@@ -289,7 +289,8 @@ export const appsRoutes = {
     access: 'user',
     summary: 'A token for one window of an app the caller may use, bound to the user, the session, the app and the window; valid 5 minutes',
     description:
-      'kind host is accepted by the API for apps (/api/app/**) and stays in the desktop, which hands it to the window with postMessage; kind backend is for the app’s backend. Tokens end at sign-out, when the app is disabled or uninstalled, and when the user’s sessions end.',
+      'kind host is accepted by the API for apps (/api/app/**) and stays in the desktop, which hands it to the window with postMessage; kind backend is for the app’s backend. Tokens end at sign-out, when the app is disabled or uninstalled, and when the user’s sessions end. ' +
+      'A window keeps at most 16 live tokens of a kind (its oldest make room); a user at 1000 live tokens, or the box at 50000, is refused with app.token.limit until some expire.',
     params: appIdParams,
     body: Joi.object<AppTokenRequest, true>({
       kind: Joi.string().valid('host', 'backend').required(),
@@ -297,7 +298,7 @@ export const appsRoutes = {
     }).id('AppTokenRequest'),
     status: 200,
     response: appTokenSchema,
-    errors: [...appErrors, 'app.backend.missing'],
+    errors: [...appErrors, 'app.backend.missing', 'app.token.limit'],
   }),
   ...appStorageRoutes(appIdSchema, appDetailsSchema),
   closeWindow: defineRoute({
