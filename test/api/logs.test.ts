@@ -62,14 +62,20 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(user.api.logs.sources(), 'auth.permission.denied', 403);
     });
 
-    it('refuses app batches of apps that are not core apps, for users and administrators', async () => {
+    it('refuses app batches of apps that are not core apps, or of core apps the caller may not open', async () => {
+      const entries = [{ level: 'info' as const, message: 'x' }];
       for (const c of [user, admin]) {
-        await expectProblem(
-          c.api.logs.appBatch({ params: { app: 'com.example.notes' }, body: { entries: [{ level: 'info', message: 'x' }] } }),
-          'auth.permission.denied',
-          403,
-        );
+        for (const app of ['com.example.notes', 'org.service.notes']) {
+          await expectProblem(c.api.logs.appBatch({ params: { app }, body: { entries } }), 'auth.permission.denied', 403);
+        }
       }
+      // The Logs app is for administrators: a user writes nothing under its source, nor spends its budget.
+      await expectProblem(user.api.logs.appBatch({ params: { app: 'org.service.logs' }, body: { entries } }), 'auth.permission.denied', 403);
+      expect(
+        await admin.api.logs.appBatch({ params: { app: 'org.service.logs' }, body: { entries: [{ level: 'info', message: 'logs app opened' }] } }),
+      ).to.include({
+        accepted: 1,
+      });
     });
 
     it('answers 400 for bad input on every route', async () => {
@@ -177,7 +183,7 @@ describe('logs: search, app batches, sources, live tail', () => {
   describe('app batches', () => {
     it('stores entries as app/<app> for the caller, leaves debug out and redacts secrets', async () => {
       const answer = await user.api.logs.appBatch({
-        params: { app: 'org.service.notes' },
+        params: { app: 'org.service.files' },
         body: {
           entries: [
             { level: 'info', message: 'note saved', fields: { noteId: 7, password: 'hunter2' } },
@@ -187,28 +193,31 @@ describe('logs: search, app batches, sources, live tail', () => {
         },
       });
       expect(answer).to.deep.equal({ accepted: 2, dropped: 0, debugIgnored: 1 });
-      const page = await list({ source: ['app/org.service.notes'] });
+      const page = await list({ source: ['app/org.service.files'] });
       expect(messages(page.items)).to.deep.equal(['sync failed', 'note saved']);
       expect(page.items[1]).to.include({ userId: user.user?.id, level: 'info' });
       expect(page.items[1]?.fields).to.deep.equal({ noteId: 7, password: '[redacted]' });
       expect(page.items[0]?.requestId).to.equal('client-req-0001');
     });
 
-    it('allows a burst of 200, then 20 entries a second, and counts the rest as dropped', async () => {
+    it('allows a burst of 200, then 20 entries a second, per app and user, and counts the rest as dropped', async () => {
       frozenAt = Date.now();
       const app = { app: 'org.service.files' };
+      const before = (await list({ source: ['app/org.service.files'], limit: 1000 })).items.length;
       const batch = (n: number) => ({ entries: Array.from({ length: n }, (_, i) => ({ level: 'info' as const, message: `burst ${i}` })) });
-      expect(await user.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 100, dropped: 0 });
-      expect(await user.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 100, dropped: 0 });
+      expect(await admin.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 100, dropped: 0 });
+      expect(await admin.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 100, dropped: 0 });
       expect(await admin.api.logs.appBatch({ params: app, body: batch(50) })).to.include({ accepted: 0, dropped: 50 });
+      // The administrator used up only their own budget: the app's entries from another user still go in.
+      expect(await user.api.logs.appBatch({ params: app, body: batch(50) })).to.include({ accepted: 50, dropped: 0 });
       frozenAt += 1000;
-      expect(await user.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 20, dropped: 80 });
+      expect(await admin.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 20, dropped: 80 });
       frozenAt += 500;
-      expect(await user.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 10, dropped: 90 });
+      expect(await admin.api.logs.appBatch({ params: app, body: batch(100) })).to.include({ accepted: 10, dropped: 90 });
       // Another app has its own bucket.
-      expect(await user.api.logs.appBatch({ params: { app: 'org.service.photos' }, body: batch(100) })).to.include({ accepted: 100, dropped: 0 });
+      expect(await admin.api.logs.appBatch({ params: { app: 'org.service.overview' }, body: batch(100) })).to.include({ accepted: 100, dropped: 0 });
       const stored = await list({ source: ['app/org.service.files'], limit: 1000 });
-      expect(stored.items).to.have.length(230);
+      expect(stored.items).to.have.length(before + 280);
       frozenAt = null;
     });
   });
@@ -217,7 +226,7 @@ describe('logs: search, app batches, sources, live tail', () => {
   describe('after the writes above', () => {
     it('lists the sources that wrote entries', async () => {
       const sources = await admin.api.logs.sources();
-      expect(sources).to.include.members(['daemon', 'system/alpha', 'system/beta', 'app/org.service.notes']);
+      expect(sources).to.include.members(['daemon', 'system/alpha', 'system/beta', 'app/org.service.files']);
       expect(sources).to.deep.equal([...sources].sort());
     });
 

@@ -26,8 +26,6 @@ export const logLimits = {
 const sourcePattern = /^(daemon|system\/[A-Za-z0-9@._:-]{1,128}|app\/[a-z0-9][a-z0-9.-]{0,127})$/;
 /** A request id as the daemon hands them out or keeps them (X-Request-Id). */
 export const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/;
-/** Core apps: the only ones that may use POST /api/apps/{app}/logs. */
-export const coreAppPattern = /^org\.service\.[a-z0-9][a-z0-9-]{0,62}$/;
 
 export interface LogEntry {
   id: number;
@@ -240,7 +238,7 @@ export const logsRoutes = {
     access: 'user',
     summary: 'Stores log entries a core app wrote for the signed-in user',
     description:
-      'Only core apps (org.service.*); other apps answer auth.permission.denied. At most 100 entries a request; per app a burst of 200 then 20 entries a second, the rest is dropped and counted. Debug entries are left out. Entries get the source app/<app> and the caller as user.',
+      'Only the core apps (org.service.*) the caller may open; any other app answers auth.permission.denied. At most 100 entries a request; per app and user a burst of 200 then 20 entries a second, the rest is dropped and counted. Debug entries are left out. Entries get the source app/<app> and the caller as user.',
     params: appParams,
     body: appLogBatchSchema,
     bodyLimit: 1024 * 1024,

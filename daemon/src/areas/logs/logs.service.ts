@@ -12,8 +12,10 @@ import {
   type LogSettings,
   type LogStatus,
 } from '../../../../shared/src/api/logs.ts';
+import { findCoreApp, mayOpenCoreApp } from '../../../../shared/src/apps.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
@@ -176,10 +178,28 @@ export class LogsService {
     });
   }
 
+  /**
+   * Entries a core app wrote in a session (POST /api/apps/{app}/logs): only of a core app the
+   * caller may open, and each user spends their own budget of that app, so nobody writes under
+   * an app they cannot open or uses up the entries of the app's other users.
+   */
+  coreAppBatch(app: string, caller: Principal, requestId: string | null, batch: AppLogBatch): AppLogResult {
+    const core = findCoreApp(app);
+    if (!core || !mayOpenCoreApp(core, caller)) {
+      throw new ProblemError('auth.permission.denied', undefined, { detail: 'Only a core app the caller may open writes here' });
+    }
+    return this.writeBatch(app, `${app} user ${caller.id}`, caller.id, requestId, batch, false);
+  }
+
   /** `keepDebug`: an installed app whose log level an administrator set to debug. */
   appBatch(app: string, userId: number, requestId: string | null, batch: AppLogBatch, keepDebug = false): AppLogResult {
+    return this.writeBatch(app, app, userId, requestId, batch, keepDebug);
+  }
+
+  /** `budget`: the limiter's key the entries are taken from. */
+  private writeBatch(app: string, budget: string, userId: number, requestId: string | null, batch: AppLogBatch, keepDebug: boolean): AppLogResult {
     const wanted = keepDebug ? batch.entries : batch.entries.filter((e) => e.level !== 'debug');
-    const granted = this.limiter.take(app, wanted.length);
+    const granted = this.limiter.take(budget, wanted.length);
     const time = new Date(this.deps.clock.now()).toISOString();
     for (const entry of wanted.slice(0, granted)) {
       this.deps.store.write({
