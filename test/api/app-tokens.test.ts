@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
@@ -33,6 +33,7 @@ describe('app tokens, the API for apps and frontends', function () {
   let user: TestClient;
   let userId: number;
   let built: string;
+  let webDir: string;
 
   const install = async (body: Buffer) => {
     const preview = await admin.api.apps.uploadPackage({ body });
@@ -61,7 +62,10 @@ describe('app tokens, the API for apps and frontends', function () {
   };
 
   before(async () => {
-    box = await startTestDaemon({}, { clock });
+    // A desktop page, as a box serves one: every other GET outside /api falls back to it.
+    webDir = await mkdtemp(path.join(tmpdir(), 'cellar-tokens-web-'));
+    await writeFile(path.join(webDir, 'index.html'), '<!doctype html><title>desktop</title>');
+    box = await startTestDaemon({ webDir }, { clock });
     admin = await box.signIn();
     userId = await insertUser(box, 'uma', 'uma-password-1');
     user = await box.signIn('uma', 'uma-password-1');
@@ -72,6 +76,7 @@ describe('app tokens, the API for apps and frontends', function () {
   after(async () => {
     await box?.close();
     await rm(path.dirname(built), { recursive: true, force: true });
+    await rm(webDir, { recursive: true, force: true });
   });
 
   it('issues a host token valid for 5 minutes that says who the window’s user is', async () => {
@@ -247,13 +252,46 @@ describe('app tokens, the API for apps and frontends', function () {
     expect(page.headers.get('content-security-policy')).to.match(/sandbox allow-scripts/);
     expect(page.headers.get('content-security-policy')).to.not.match(/allow-same-origin/);
     expect((await fetch(`${box.url}/frontends/${appId}/app.js`)).headers.get('content-type')).to.match(/javascript/);
-    for (const escape of ['..%2fmanifest.json', '%2e%2e/%2e%2e/data', '..%2f..%2f..%2fcellar.sqlite']) {
+    for (const escape of ['..%2fmanifest.json', '..%2f..%2f..%2fcellar.sqlite']) {
       const res = await fetch(`${box.url}/frontends/${appId}/${escape}`);
       expect(res.status, escape).to.equal(404);
     }
+    // The URL parser resolves these dot segments itself: the request leaves /frontends for the desktop page.
+    const dots = await fetch(`${box.url}/frontends/${appId}/%2e%2e/%2e%2e/data`);
+    expect(await dots.text()).to.equal('<!doctype html><title>desktop</title>');
     await admin.api.apps.update({ params: { appId }, body: { enabled: false } });
     expect((await fetch(`${box.url}/frontends/${appId}/`)).status).to.equal(404);
     await admin.api.apps.update({ params: { appId }, body: { enabled: true } });
+  });
+
+  it('answers bad frontend paths with problem details, and lists no apps at the prefix', async () => {
+    const problem = async (route: string) => {
+      const res = await fetch(`${box.url}${route}`);
+      expect(res.headers.get('content-type'), route).to.match(/^application\/problem\+json/);
+      const body = await res.text();
+      // Nothing names an installed app the request did not name itself.
+      if (!route.includes(appId)) expect(body, route).to.not.include('hello');
+      return { status: res.status, code: (JSON.parse(body) as { code: string }).code };
+    };
+    // NUL, other control characters and malformed escapes are the client's fault.
+    for (const route of [
+      `/frontends/${appId}/%00`,
+      `/frontends/${appId}/app.js%00.html`,
+      `/frontends/${appId}/%0a`,
+      `/frontends/${appId}/%ff`,
+      `/frontends/${appId}/%`,
+      `/frontends/${appId}/..%00/x`,
+      '/frontends/%00/',
+    ]) {
+      expect(await problem(route), route).to.deep.equal({ status: 400, code: 'request.params.invalid' });
+    }
+    // The prefix itself is no listing and no desktop page; a folder or an escaped slash is no file.
+    for (const route of ['/frontends', '/frontends/', '/frontends/?format=json', `/frontends/${appId}/missing/`, `/frontends/${appId}/a%2f..%2f..%2fdata`]) {
+      expect(await problem(route), route).to.deep.equal({ status: 404, code: 'request.route.not_found' });
+    }
+    expect(await problem('/frontends/..%5c..%5cetc/')).to.deep.equal({ status: 404, code: 'app.app.not_found' });
+    // The app's own files still serve.
+    expect((await fetch(`${box.url}/frontends/${appId}/style.css`)).status).to.equal(200);
   });
 
   it('ends the app’s tokens when it is uninstalled', async () => {

@@ -28,17 +28,39 @@ export const frontendPolicy = [
   'sandbox allow-scripts allow-forms allow-downloads',
 ].join('; ');
 
+const controlCharacter = /[\u0000-\u001f\u007f]/;
+
+/** One segment of the request's path, decoded; a malformed escape or a control character (NUL) is a bad request, not a failure of the box. */
+function decodeSegment(raw: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    throw new ProblemError('request.params.invalid', { errors: [{ path: 'path', message: 'must be percent-encoded UTF-8' }] });
+  }
+  if (controlCharacter.test(decoded))
+    throw new ProblemError('request.params.invalid', { errors: [{ path: 'path', message: 'must not contain control characters' }] });
+  return decoded;
+}
+
+const noFile = (detail: string) => new ProblemError('request.route.not_found', undefined, { detail });
+
 /**
  * Serves the frontends of enabled apps. No session is asked for: the sandboxed page's own
  * requests carry no cookies, and a frontend holds no secret; what it may do with the box is
- * decided by the token the desktop hands its window.
+ * decided by the token the desktop hands its window. Everything below the prefix answers here,
+ * so `/frontends/` itself is a 404 (never the desktop page, nor a list of the apps).
  */
 export function appFrontends(deps: { models: AppModels; volumes: AppVolumes }): Router {
   const router = express.Router();
   const serve: RequestHandler = async (req, res, next) => {
-    const appId = String(req.params.appId);
-    const rest = ([] as string[]).concat((req.params as { path?: string | string[] }).path ?? []).join('/');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    // The raw path, decoded segment by segment here: an escaped slash stays inside its segment and is refused below.
+    const [appId = '', ...restSegments] = req.path.split('/').slice(1).map(decodeSegment);
+    if (appId === '') throw noFile(`Frontends are served per app: ${frontendsPath}/<appId>/`);
     if (!appIdPattern.test(appId)) throw new ProblemError('app.app.not_found', { appId });
+    const rest = restSegments.join('/');
+    if (restSegments.some((segment) => segment === '.' || segment === '..' || /[/\\]/.test(segment))) throw noFile(`No file ${rest} in ${appId}`);
     const row = await deps.models.apps.findByPk(appId);
     const account = row?.state === 'enabled' ? await deps.models.accounts.findByPk(appId) : null;
     const volume = account?.dataset ? await deps.volumes.find(account.dataset) : null;
@@ -47,14 +69,15 @@ export function appFrontends(deps: { models: AppModels; volumes: AppVolumes }): 
     // The sandboxed page has an opaque origin: its scripts and styles come from "another" origin.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     res.setHeader('Cache-Control', 'no-cache');
-    // Unpacked from a checked package into a folder only the daemon writes: paths stay inside the root (send refuses `..`).
+    // Unpacked from a checked package into a folder only the daemon writes: paths stay inside the root (send refuses `..` too).
     res.sendFile(rest === '' ? 'index.html' : rest, { root: path.join(volume.path, volumeLayout.package, 'frontend'), dotfiles: 'deny' }, (err?: Error) => {
       if (!err) return;
+      // A folder, a missing file or one send refuses: all "no such file" to the page.
       const status = (err as { status?: number }).status;
-      next(status === 404 || status === 403 ? new ProblemError('request.route.not_found', undefined, { detail: `No file ${rest} in ${appId}` }) : err);
+      next(status !== undefined && status >= 400 && status < 500 ? noFile(`No file ${rest} in ${appId}`) : err);
     });
   };
-  router.get('/:appId/{*path}', serve);
+  router.use(serve);
   return router;
 }
 
