@@ -277,7 +277,8 @@ describe('app tokens, the API for apps and frontends', function () {
     for (const route of [
       `/frontends/${appId}/%00`,
       `/frontends/${appId}/app.js%00.html`,
-      `/frontends/${appId}/%0a`,
+      `/frontends/${appId}/%01`,
+      `/frontends/${appId}/a%7f`,
       `/frontends/${appId}/%ff`,
       `/frontends/${appId}/%`,
       `/frontends/${appId}/..%00/x`,

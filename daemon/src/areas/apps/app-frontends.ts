@@ -3,6 +3,7 @@ import path from 'node:path';
 import { appIdPattern } from '../../../../shared/src/api/app-manifest.ts';
 import { appInstanceHeader } from '../../../../shared/src/api/apps.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import { controlCharacterErrors } from '../../http/validate.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { volumeLayout } from './app-jobs.ts';
 import type { AppModels } from './app.model.ts';
@@ -28,8 +29,6 @@ export const frontendPolicy = [
   'sandbox allow-scripts allow-forms allow-downloads',
 ].join('; ');
 
-const controlCharacter = /[\u0000-\u001f\u007f]/;
-
 /** One segment of the request's path, decoded; a malformed escape or a control character (NUL) is a bad request, not a failure of the box. */
 function decodeSegment(raw: string): string {
   let decoded: string;
@@ -38,8 +37,8 @@ function decodeSegment(raw: string): string {
   } catch {
     throw new ProblemError('request.params.invalid', { errors: [{ path: 'path', message: 'must be percent-encoded UTF-8' }] });
   }
-  if (controlCharacter.test(decoded))
-    throw new ProblemError('request.params.invalid', { errors: [{ path: 'path', message: 'must not contain control characters' }] });
+  const controls = controlCharacterErrors({ path: decoded });
+  if (controls.length > 0) throw new ProblemError('request.params.invalid', { errors: controls });
   return decoded;
 }
 
