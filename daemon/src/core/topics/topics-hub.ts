@@ -108,7 +108,13 @@ export class TopicsHub implements TopicPublisher, TopicRechecker {
     );
     io.on('connection', (socket) => this.onConnection(socket));
     this.io = io;
-    this.sweepTimer = setInterval(() => void this.sweep(), this.deps.sweepMs ?? 60_000);
+    this.sweepTimer = setInterval(
+      () =>
+        void this.sweep().catch((err: unknown) =>
+          this.deps.logger.warn('topic session sweep failed', { component: 'topics', error: err instanceof Error ? err.message : String(err) }),
+        ),
+      this.deps.sweepMs ?? 60_000,
+    );
     this.sweepTimer.unref();
   }
 
