@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { create } from 'tar';
+import { listenPidProgram } from '../daemon/src/host/app-backends/backend-launch.ts';
+import { listenForBackend } from '../daemon/src/host/app-backends/backend-socket.ts';
 import { startSignedInDaemon } from './lib/daemon-session.ts';
 import type { BenchRow } from './lib/table.ts';
 
@@ -72,15 +74,18 @@ async function uploadSeconds(base: string, headers: Record<string, string>, file
   return { seconds: Number(seconds), packageId: (JSON.parse(text) as { packageId: string }).packageId };
 }
 
-/** The baseline of an install: the example backend started by hand, until it answers on its socket. */
+/** The baseline of an install: the example backend started by hand on its socket, until it answers there. */
 async function handStartSeconds(dir: string): Promise<number> {
   const socket = path.join(dir, 'hand.sock');
   const started = performance.now();
-  const child = spawn('node', ['server.js'], {
-    cwd: 'examples/hello-app/backend',
-    env: { PATH: process.env.PATH, CELLAR_BACKEND_SOCKET: socket },
-    stdio: 'ignore',
-  });
+  const listening = await listenForBackend(socket);
+  const child = listening.publish((fd) =>
+    spawn(listenPidProgram, ['node', 'server.js'], {
+      cwd: 'examples/hello-app/backend',
+      env: { PATH: process.env.PATH, LISTEN_FDS: '1' },
+      stdio: ['ignore', 'ignore', 'ignore', fd],
+    }),
+  );
   try {
     await answering(
       () => new Promise((resolve) => http.get({ socketPath: socket, path: '/' }, (res) => resolve(res.statusCode === 200)).once('error', () => resolve(false))),

@@ -88,9 +88,9 @@ export async function packageDeb({ outDir = path.join(repo, 'dist') } = {}) {
     mkdirSync(lib, { recursive: true });
     cpSync(path.join(repo, 'daemon/dist'), path.join(lib, 'daemon/dist'), { recursive: true });
     cpSync(path.join(repo, 'daemon/public'), path.join(lib, 'daemon/public'), { recursive: true });
-    // Programs the daemon hands to others to run (git's GIT_SSH): with its code, never in the data directory.
+    // Programs the daemon hands to others to run (git's GIT_SSH, app backends' listen-pid): with its code, never in the data directory.
     cpSync(path.join(repo, 'daemon/bin'), path.join(lib, 'daemon/bin'), { recursive: true });
-    chmodSync(path.join(lib, 'daemon/bin/git-ssh'), 0o755);
+    for (const program of ['git-ssh', 'listen-pid']) chmodSync(path.join(lib, 'daemon/bin', program), 0o755);
     for (const name of productionModules()) {
       cpSync(path.join(repo, 'node_modules', name), path.join(lib, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
     }

@@ -1,3 +1,4 @@
+import { guardRejections } from './core/rejection-guard.ts';
 import { createDaemon, type Daemon } from './daemon.ts';
 import type { DaemonOptions } from './daemon-types.ts';
 
@@ -16,8 +17,22 @@ export const restartExitStatus = 75;
 export async function runDaemon(options: Omit<DaemonOptions, 'restart'> = {}): Promise<void> {
   let stopping = false;
   let daemon: Daemon;
+  let built = false;
+  guardRejections((message, fields) => {
+    if (built) daemon.logger.error(message, fields);
+    else process.stderr.write(`${message}: ${fields.error}\n`);
+  });
   const build = async (): Promise<void> => {
-    daemon = await createDaemon({ ...options, restart: (reason = 'restore') => void (reason === 'restore' ? rebuild() : exitForRestart(reason)) });
+    daemon = await createDaemon({
+      ...options,
+      restart: (reason = 'restore') =>
+        void (reason === 'restore' ? rebuild() : exitForRestart(reason)).catch((err: unknown) => {
+          // A close that failed: systemd's Restart=on-failure starts the service again.
+          process.stderr.write(`Cellar could not restart: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+          process.exit(1);
+        }),
+    });
+    built = true;
     await daemon.start();
   };
   const rebuild = async (): Promise<void> => {

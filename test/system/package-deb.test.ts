@@ -79,6 +79,7 @@ describe('the Debian package', function () {
     expect(inRoot(['/usr/lib/cellar/node/bin/node', '--version']).trim()).to.equal(process.version);
     // git's GIT_SSH program for store catalogs ships with the code, executable, so the data directory may be noexec.
     expect(statSync(path.join(root, 'usr/lib/cellar/daemon/bin/git-ssh')).mode & 0o777).to.equal(0o755);
+    expect(statSync(path.join(root, 'usr/lib/cellar/daemon/bin/listen-pid')).mode & 0o777).to.equal(0o755);
     expect(statSync(path.join(root, 'var/lib/cellar')).mode & 0o777).to.equal(0o700);
     // Enabled without a running systemd: postinst linked the unit into multi-user.target.
     // The link is absolute inside the root, so read it rather than follow it from outside.

@@ -22,7 +22,7 @@ export interface StorageRequest {
 export interface AppBackend {
   /** The program and its arguments, run from the package's `backend/` folder; never through a shell. */
   command: string[];
-  /** How the backend takes requests: an HTTP server on the Unix socket named in CELLAR_BACKEND_SOCKET. */
+  /** How the backend takes requests: an HTTP server on the listening Unix socket the box hands it as fd 3 (LISTEN_FDS=1). */
   listen: 'unix-socket';
 }
 

@@ -77,7 +77,12 @@ export function createAppsArea(deps: AppsAreaDeps) {
   let afterMapping: (appId: string) => Promise<void> = async () => undefined;
   const mappings = new StorageMappings({ models, share: deps.share, logger: deps.logger, changed: (appId) => afterMapping(appId) });
   // Under the app's own account where accounts are real (a box, or tests that ask for them); a development daemon runs them as itself.
-  const backends = new BackendSupervisor({ logger: deps.logger, output: deps.backendOutput, asRoot: accounts.real && process.getuid?.() === 0 });
+  const backends = new BackendSupervisor({
+    logger: deps.logger,
+    output: deps.backendOutput,
+    asRoot: accounts.real && process.getuid?.() === 0,
+    socketFolder: path.join(deps.dataDir, 'apps', 'sockets'),
+  });
   const apps = new InstalledAppsService({
     models,
     tokens,

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { appCredentialsOf } from '../../http/app-credentials.ts';
+import { answeredHeaders } from './backend-answer.ts';
 
 /** Where the desktop reaches an app's backend: `/api/app-backend/<appId>/<path>`, with a backend token. */
 export const backendPath = '/api/app-backend';
@@ -16,9 +17,15 @@ export interface BackendProxyDeps {
 /** Headers that belong to one hop, and the caller's credentials, which a backend never sees. */
 const dropped = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'cookie', 'authorization']);
 
+/**
+ * The daemon's own headers, in any spelling: CGI and WSGI servers read `X_Cellar_User_Id` as
+ * `X-Cellar-User-Id` (both become HTTP_X_CELLAR_USER_ID), so a client's must never pass.
+ */
+const isCellarHeader = (name: string) => name.toLowerCase().replaceAll('_', '-').startsWith('x-cellar-');
+
 function forwardedHeaders(req: Request, who: { principal: Principal; instanceId: string }): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(req.headers)) if (!dropped.has(name) && !name.startsWith('x-cellar-')) headers[name] = value;
+  for (const [name, value] of Object.entries(req.headers)) if (!dropped.has(name) && !isCellarHeader(name)) headers[name] = value;
   // What the box checked, for the backend to rely on: only the daemon can reach its socket.
   headers['x-cellar-user-id'] = String(who.principal.id);
   headers['x-cellar-username'] = who.principal.username;
@@ -45,8 +52,7 @@ export function backendProxy(deps: BackendProxyDeps): Router {
     const rest = ([] as string[]).concat((req.params as { path?: string | string[] }).path ?? []).join('/');
     const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
     const upstream = http.request({ socketPath, method: req.method, path: `/${rest}${query}`, headers: forwardedHeaders(req, who) }, (answer) => {
-      for (const [name, value] of Object.entries(answer.headers))
-        if (value !== undefined && !dropped.has(name) && name !== 'set-cookie') res.setHeader(name, value);
+      for (const [name, value] of answeredHeaders(answer.headers, appId, rest)) res.setHeader(name, value);
       res.status(answer.statusCode ?? 502);
       answer.pipe(res);
     });

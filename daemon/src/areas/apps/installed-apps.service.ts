@@ -15,7 +15,7 @@ import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { appDetailsOf } from './app-details.ts';
 import { frontendsPath } from './app-frontends.ts';
 import type { AppTokens } from './app-tokens.ts';
-import { runFolder, type BackendSupervisor } from './backend-supervisor.ts';
+import type { BackendSupervisor } from './backend-supervisor.ts';
 import { volumeLayout } from './app-jobs.ts';
 import { installJob, rollbackJob, uninstallJob, type InstallParams } from './app-jobs.ts';
 import path from 'node:path';
@@ -231,7 +231,6 @@ export class InstalledAppsService {
       uid: account.uid,
       command: backend.command,
       cwd: path.join(volume.path, volumeLayout.package, 'backend'),
-      socket: path.join(volume.path, runFolder, 'backend.sock'),
       dataDir: path.join(volume.path, volumeLayout.data),
       storage: await this.deps.backendFolders(appId),
     });

@@ -90,12 +90,20 @@ export class FolderWatches implements TopicProvider {
       if (typeof name !== 'string' || isReservedName(name)) return;
       w.dirty.add(name);
       this.deps.folderChanged?.(folder);
-      w.timer ??= setTimeout(() => void this.flush(topic, w), this.deps.debounceMs ?? 100);
+      w.timer ??= setTimeout(
+        () =>
+          void this.flush(topic, w).catch((err: unknown) =>
+            this.deps.logger.warn('folder changes not sent', { component: 'files', topic, error: err instanceof Error ? err.message : String(err) }),
+          ),
+        this.deps.debounceMs ?? 100,
+      );
     });
     // The folder itself went away (deleted or moved): the topic has nothing left to tell.
     watcher.on('error', () => this.stop(topic));
     this.watches.set(topic, w);
-    void this.index(folder, w);
+    void this.index(folder, w).catch((err: unknown) =>
+      this.deps.logger.warn('folder not indexed', { component: 'files', topic, error: err instanceof Error ? err.message : String(err) }),
+    );
     this.deps.logger.debug('folder watch started', { component: 'files', topic });
   }
 

@@ -180,7 +180,8 @@ async function readPage(req: PageRequest, io: string, cache: ListingCache<Folder
       // for the pages after it in the background (in slices; it never fails).
       const snapshot = snapshotOf(candidates);
       cache.put(key, req.folderStat, candidates.length, snapshot);
-      void snapshot.listing();
+      // A sort that failed here is simply done again by the page that needs it.
+      void snapshot.listing().catch(() => undefined);
     }
     // One pass picks the page without sorting everything; by name only the page's own entries are stat'ed.
     if (statted) {

@@ -1,6 +1,7 @@
 import { topicName, topics } from '../../../../shared/src/topics.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
+import type { Logger } from '../../core/logger.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import type { IdentityEvents } from '../users/host-effects.ts';
 import type { Rights } from './rights.ts';
@@ -11,6 +12,7 @@ export interface GrantsTopicDeps {
   /** Re-checks the open topics of a user (or of everybody) after a change of rights. */
   recheck(userIds: readonly number[] | 'all'): Promise<void>;
   allUserIds(): Promise<number[]>;
+  logger: Pick<Logger, 'warn'>;
 }
 
 /** `users/<id>/grants`: a user's effective rights, pushed to that user's desktop when they change. */
@@ -33,7 +35,9 @@ export class GrantsTopic implements TopicProvider, IdentityEvents {
   }
 
   rightsChanged(userIds: readonly number[] | 'all'): void {
-    void this.push(userIds);
+    void this.push(userIds).catch((err: unknown) =>
+      this.deps.logger.warn('grants not pushed', { component: 'permissions', error: err instanceof Error ? err.message : String(err) }),
+    );
   }
 
   private async push(userIds: readonly number[] | 'all'): Promise<void> {

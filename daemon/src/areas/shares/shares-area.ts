@@ -43,7 +43,10 @@ export function createSharesArea(deps: SharesAreaDeps) {
     topics,
     listUsers: deps.listUsers,
     groupExists: membership.groupExists,
-    grantsChanged: () => void topics.recheckAll(),
+    grantsChanged: () =>
+      void topics
+        .recheckAll()
+        .catch((err: unknown) => logger.warn('topics not re-checked', { component: 'shares', error: err instanceof Error ? err.message : String(err) })),
     hostChanged: deps.hostChanged,
   });
   const shareFolder = async (principal: Parameters<SharesService['requireAccess']>[0], shareId: number, need: 'read' | 'readWrite') =>

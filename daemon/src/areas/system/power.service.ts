@@ -41,7 +41,13 @@ export class PowerService {
     // Asked again once the jobs are listed: a request that came in meanwhile may be pending now, and its timer would act too.
     this.refuseWhilePending();
     const at = this.deps.clock.now() + this.deps.delayMs;
-    const timer = setTimeout(() => void this.act(action), this.deps.delayMs);
+    const timer = setTimeout(
+      () =>
+        void this.act(action).catch((err: unknown) =>
+          this.deps.logger.error('power command failed', { component: 'system', action, error: err instanceof Error ? err.message : String(err) }),
+        ),
+      this.deps.delayMs,
+    );
     this.pending = { action, at, timer };
     this.deps.logger.info(action === 'restart' ? 'restart requested' : 'shut-down requested', {
       component: 'system',

@@ -65,9 +65,9 @@ export class ResourceMonitor {
   watch(): ResourceHistory {
     if (!this.timer) {
       this.last = null;
-      this.timer = setInterval(() => void this.tick(), this.intervalMs);
+      this.timer = setInterval(() => this.sample(), this.intervalMs);
       this.timer.unref();
-      void this.tick();
+      this.sample();
     }
     return this.snapshot();
   }
@@ -80,6 +80,13 @@ export class ResourceMonitor {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** A tick with nobody to await it: what it did not catch itself is logged. */
+  private sample(): void {
+    void this.tick().catch((err: unknown) =>
+      this.deps.logger.warn('resource sample failed', { component: 'system', error: err instanceof Error ? err.message : String(err) }),
+    );
   }
 
   private async tick(): Promise<void> {

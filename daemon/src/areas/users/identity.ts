@@ -90,6 +90,7 @@ export async function createIdentity(o: IdentityOptions) {
     publisher: o.topics,
     recheck: async (ids) => (ids === 'all' ? o.topics.recheckAll() : Promise.all(ids.map((id) => o.topics.recheckUser(id))).then(() => undefined)),
     allUserIds: async () => (await o.userRows.findAll({ attributes: ['id'] })).map((u) => u.id),
+    logger: o.logger,
   });
   o.topics.register(grantsTopic);
   // The key lives beside the database, not in it: a copy of cellar.sqlite alone reveals no TOTP secret.

@@ -108,7 +108,13 @@ export class TopicsHub implements TopicPublisher, TopicRechecker {
     );
     io.on('connection', (socket) => this.onConnection(socket));
     this.io = io;
-    this.sweepTimer = setInterval(() => void this.sweep(), this.deps.sweepMs ?? 60_000);
+    this.sweepTimer = setInterval(
+      () =>
+        void this.sweep().catch((err: unknown) =>
+          this.deps.logger.warn('topic session sweep failed', { component: 'topics', error: err instanceof Error ? err.message : String(err) }),
+        ),
+      this.deps.sweepMs ?? 60_000,
+    );
     this.sweepTimer.unref();
   }
 
@@ -186,9 +192,16 @@ export class TopicsHub implements TopicPublisher, TopicRechecker {
     // A subscribe still in flight answers the refusal in its ack instead of joining.
     if (pending) pending.refused = problem;
     else if (socket.data.topics.delete(topic)) {
-      void socket.leave(room(topic));
+      this.leave(socket, topic);
       socket.emit('topic.ended', { topic, problem });
     }
+  }
+
+  /** Leaves a topic's room; an adapter that answers with a promise may reject, which is logged. */
+  private leave(socket: TopicSocket, topic: string): void {
+    void Promise.resolve(socket.leave(room(topic))).catch((err: unknown) =>
+      this.deps.logger.warn('topic room not left', { component: 'topics', topic, error: err instanceof Error ? err.message : String(err) }),
+    );
   }
 
   private onConnection(socket: TopicSocket): void {
@@ -197,13 +210,15 @@ export class TopicsHub implements TopicPublisher, TopicRechecker {
     socket.on('subscribe', (body, ack) => {
       const requestId = messageId();
       runWithContext({ requestId, userId: socket.data.userId }, () => {
-        void this.subscribe(socket, body, requestId).then(({ answer, backlog }) => {
-          if (typeof ack === 'function') ack(answer);
-          // The session or user is gone: the client learns why from the ack, then the socket closes.
-          if (!answer.ok && answer.problem.code === 'auth.session.required') socket.disconnect(true);
-          // After the ack, so the client has its snapshot before the changes that raced it.
-          for (const event of backlog) socket.emit('event', event);
-        });
+        void this.subscribe(socket, body, requestId)
+          .then(({ answer, backlog }) => {
+            if (typeof ack === 'function') ack(answer);
+            // The session or user is gone: the client learns why from the ack, then the socket closes.
+            if (!answer.ok && answer.problem.code === 'auth.session.required') socket.disconnect(true);
+            // After the ack, so the client has its snapshot before the changes that raced it.
+            for (const event of backlog) socket.emit('event', event);
+          })
+          .catch((err: unknown) => logger.warn('subscribe not answered', { component: 'topics', error: err instanceof Error ? err.message : String(err) }));
       });
     });
     socket.on('unsubscribe', (body, ack) => {
@@ -256,7 +271,7 @@ export class TopicsHub implements TopicPublisher, TopicRechecker {
       if (topic !== undefined) {
         if (buffer && socket.data.pending.get(topic) === buffer) this.release(socket, topic);
         // A refused re-subscribe also stops the subscription the socket held.
-        if (err instanceof ProblemError && err.code === 'auth.permission.denied' && socket.data.topics.delete(topic)) void socket.leave(room(topic));
+        if (err instanceof ProblemError && err.code === 'auth.permission.denied' && socket.data.topics.delete(topic)) this.leave(socket, topic);
       }
       return { answer: { ok: false, problem: problemOf(err, requestId, this.deps.logger) }, backlog: [] };
     }
@@ -272,7 +287,7 @@ export class TopicsHub implements TopicPublisher, TopicRechecker {
       const { topic } = parseTopicRequest(body);
       socket.data.topics.delete(topic);
       this.release(socket, topic);
-      void socket.leave(room(topic));
+      this.leave(socket, topic);
       return { ok: true };
     } catch (err) {
       return { ok: false, problem: problemOf(err, messageId(), this.deps.logger) };

@@ -50,10 +50,8 @@ export class UserFsPool {
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
     this.idleTimers.clear();
     for (const worker of this.workers.values())
-      void worker.then(
-        (w) => w.stop(),
-        () => undefined,
-      );
+      // A worker that never started, or fails to stop, is gone with the pool either way.
+      void worker.then((w) => w.stop()).catch(() => undefined);
     this.workers.clear();
   }
 

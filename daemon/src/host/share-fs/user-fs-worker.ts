@@ -85,7 +85,14 @@ async function answer(req: WireRequest): Promise<WireResponse> {
 
 function serve(): void {
   const id = dropPrivileges();
-  process.on('message', (req: WireRequest) => void answer(req).then((res) => process.send?.(res)));
+  // answer() never rejects; a send on a closed channel (the daemon is gone) has nobody to tell.
+  process.on(
+    'message',
+    (req: WireRequest) =>
+      void answer(req)
+        .then((res) => process.send?.(res))
+        .catch(() => undefined),
+  );
   // The daemon is gone (or let this worker go): nothing here outlives it.
   process.on('disconnect', () => process.exit(0));
   process.send?.({ ready: true, uid: id.uid } satisfies WorkerReady);
