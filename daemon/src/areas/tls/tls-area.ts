@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
+import { nodeCipherList } from '../../core/tls-ciphers.ts';
 import { hostIdentity } from '../../host/host-identity.ts';
 import type { HostIdentity } from './box-names.ts';
 import { tlsHandlers } from './tls.routes.ts';
@@ -27,7 +28,9 @@ export const tlsMaintainTask = 'tls.maintain';
 
 export type TlsArea = ReturnType<typeof createTlsArea>;
 
-const secureContextOf = (presented: PresentedCertificate) => ({ cert: presented.chainPem, key: presented.privateKeyPem });
+/** Every context the server gets, the first and each swapped in: setSecureContext keeps no option of the one before. */
+const secureContextOf = (presented: PresentedCertificate) =>
+  ({ cert: presented.chainPem, key: presented.privateKeyPem, minVersion: 'TLSv1.2', ciphers: nodeCipherList }) as const;
 
 /** Builds the TLS area: the authority and certificates in `<data dir>/tls`, their upkeep, and the daemon's server. */
 export function createTlsArea(deps: TlsAreaDeps) {
@@ -60,7 +63,7 @@ export function createTlsArea(deps: TlsAreaDeps) {
     async createServer(app: Express): Promise<Server> {
       if (!deps.https) return createHttpServer(app);
       await service.ready();
-      httpsServer = createHttpsServer({ ...secureContextOf(service.presented()), minVersion: 'TLSv1.2' }, app);
+      httpsServer = createHttpsServer(secureContextOf(service.presented()), app);
       return httpsServer;
     },
   };
