@@ -34,11 +34,18 @@ export interface IssuedCertificate extends CertificateInfo {
   createdAt: string;
 }
 
+/** The box replaced an authority made before its root carried name constraints: devices must drop the old root and trust the new one. */
+export interface TlsAuthorityReplacement {
+  replacedAt: string;
+  /** SHA-256 fingerprint of the old root, as devices show it. */
+  previousRootFingerprint: string;
+}
+
 export interface TlsSettings {
   /** Whether the web interface speaks HTTPS. */
   https: boolean;
   presented: { source: 'box' | 'custom'; certificate: CertificateInfo };
-  authority: { root: CertificateInfo; intermediate: CertificateInfo; scope: TlsScope; localDomain: string };
+  authority: { root: CertificateInfo; intermediate: CertificateInfo; scope: TlsScope; localDomain: string; replaced: TlsAuthorityReplacement | null };
   /** Names of the box's certificate: the ones the box finds itself and the extra ones of PUT .../names. */
   names: { automatic: string[]; extra: string[] };
   box: CertificateInfo;
@@ -117,6 +124,7 @@ export const tlsSettings = Joi.object<TlsSettings, true>({
     intermediate: certificateInfo.required(),
     scope: Joi.object({ dnsNames: Joi.array().items(Joi.string()).required(), ipRanges: Joi.array().items(Joi.string()).required() }).required(),
     localDomain: Joi.string().required(),
+    replaced: Joi.object({ replacedAt: isoTime().required(), previousRootFingerprint: Joi.string().required() }).allow(null).required(),
   }).required(),
   names: Joi.object({ automatic: Joi.array().items(Joi.string()).required(), extra: Joi.array().items(Joi.string()).required() }).required(),
   box: certificateInfo.required(),

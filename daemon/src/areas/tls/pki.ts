@@ -121,6 +121,15 @@ export function constrainedTo(certificatePem: string, scope: TlsScope): boolean 
   }
 }
 
+/** Whether a certificate carries a name constraints extension at all (roots made before they had one do not). */
+export function hasNameConstraints(certificatePem: string): boolean {
+  try {
+    return Boolean(pki.certificateFromPem(certificatePem).getExtension('nameConstraints'));
+  } catch {
+    return false;
+  }
+}
+
 export function certificateToPem(cert: forge.pki.Certificate): string {
   return pki.certificateToPem(cert).replace(/\r\n/g, '\n');
 }

@@ -4,17 +4,19 @@ import type {
   CustomCertificateRequest,
   IssueCertificateRequest,
   IssuedCertificateFiles,
+  TlsAuthorityReplacement,
   TlsSettings,
 } from '../../../../shared/src/api/tls.ts';
 import { tlsLimits } from '../../../../shared/src/api/tls.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { createAuthority, issueServerCertificate, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
+import { createAuthority, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
 import { automaticNames, type HostIdentity } from './box-names.ts';
 import { checkCustomCertificate } from './custom-certificate.ts';
 import { describe, namesOf } from './pki.ts';
 import { inScope } from './scope.ts';
+import { isValidLocalDomain } from './local-domain.ts';
 import type { TlsStore } from './tls-store.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -39,6 +41,8 @@ export interface TlsServiceDeps {
   https: boolean;
   /** Called whenever the presented certificate changes (the server swaps it). */
   presentedChanged: (presented: PresentedCertificate) => void;
+  /** Called once the box replaced an authority made before its root was constrained (administrators are told). */
+  authorityReplaced?: (replacement: TlsAuthorityReplacement) => void;
 }
 
 /** The box's certificate authority, its own certificate, the uploaded one and those issued for other devices. */
@@ -56,6 +60,7 @@ export class TlsService {
       this.authority = this.deps.store.readAuthority();
       this.box = this.deps.store.readBox();
       if (!this.authority) await this.replaceAuthority(defaultLocalDomain);
+      else if (this.deps.store.holdsRootKey() || outdatedAuthority(this.authority)) await this.replaceOutdated(this.authority);
       else await this.renewIfDue();
     });
   }
@@ -73,6 +78,7 @@ export class TlsService {
         intermediate: describe(authority.intermediatePem),
         scope: authority.scope,
         localDomain: authority.localDomain,
+        replaced: this.deps.store.settings().replacedAuthority ?? null,
       },
       names: { automatic: this.automatic(), extra: this.deps.store.settings().extraNames },
       box: describe(this.box!.certificatePem),
@@ -232,6 +238,25 @@ export class TlsService {
     const scope = this.current().scope;
     const outside = names.find((name) => !inScope(name, scope));
     if (outside !== undefined) throw new ProblemError('tls.name.out_of_scope', { name: outside });
+  }
+
+  /**
+   * An authority made before the root carried the scope's name constraints (or whose root key was
+   * kept) could vouch for any name on every device that trusts it: it is replaced, never widened or
+   * kept, and the replacement is remembered so the web asks to remove the old root and trust the new.
+   */
+  private async replaceOutdated(old: AuthorityMaterial): Promise<void> {
+    const previousRootFingerprint = new X509Certificate(old.rootPem).fingerprint256;
+    this.deps.logger.warn('certificate authority made before name constraints on its root: replacing it', {
+      component: 'tls',
+      previousRootFingerprint,
+    });
+    // A local domain that today's rules refuse would keep the box from starting: the default then.
+    const localDomain = isValidLocalDomain(old.localDomain) ? old.localDomain : defaultLocalDomain;
+    await this.replaceAuthority(localDomain);
+    const replacement = { replacedAt: new Date(this.deps.clock.now()).toISOString(), previousRootFingerprint };
+    this.deps.store.writeSettings({ ...this.deps.store.settings(), replacedAuthority: replacement });
+    this.deps.authorityReplaced?.(replacement);
   }
 
   private async replaceAuthority(localDomain: string): Promise<void> {
