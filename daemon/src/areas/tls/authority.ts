@@ -84,7 +84,8 @@ export function outdatedAuthority(authority: Pick<AuthorityMaterial, 'rootPem' |
   return !constrainedTo(authority.rootPem, authority.scope);
 }
 
-function intermediateSigner(authority: AuthorityMaterial): Signer {
+/** The intermediate with its key: it signs server certificates and the revocation list. */
+export function intermediateSigner(authority: AuthorityMaterial): Signer {
   return { certificate: forge.pki.certificateFromPem(authority.intermediatePem), keys: keyPairFromPem(authority.intermediateKeyPem) };
 }
 

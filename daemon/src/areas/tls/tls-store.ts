@@ -4,12 +4,15 @@ import path from 'node:path';
 import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
 import { secretFile } from '../../core/secret-file.ts';
 import type { AuthorityMaterial, IssuedMaterial } from './authority.ts';
+import type { RevokedEntry } from './crl.ts';
 
 export interface TlsStoreSettings {
   extraNames: string[];
   nextIssuedId: number;
   /** Kept after the box replaced an authority made before its root was constrained: the web warns to trust again. */
   replacedAuthority?: TlsAuthorityReplacement | null;
+  /** Serials of revoked device certificates: they stay on the revocation list even once removed from the list of issued ones. */
+  revoked?: RevokedEntry[];
 }
 
 /** An issued certificate as kept: never its key. */

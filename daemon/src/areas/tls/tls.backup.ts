@@ -37,6 +37,9 @@ const snapshotSchema = Joi.object<BackupSnapshot, true>({
     extraNames: Joi.array().items(Joi.string().max(253)).max(100).required(),
     nextIssuedId: Joi.number().integer().min(1).required(),
     replacedAuthority: Joi.object({ replacedAt: Joi.string().isoDate().required(), previousRootFingerprint: Joi.string().max(200).required() }).allow(null),
+    revoked: Joi.array()
+      .items(Joi.object({ serial: Joi.string().hex().max(64).required(), revokedAt: Joi.string().isoDate().required() }))
+      .max(10_000),
   }).required(),
   issued: Joi.array()
     .items(Joi.object({ id: Joi.number().integer().min(1).required(), createdAt: Joi.string().isoDate().required(), certificatePem: pem().required() }))

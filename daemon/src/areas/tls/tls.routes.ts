@@ -10,6 +10,12 @@ export function tlsHandlers(tls: TlsService): AreaHandlers<typeof tlsRoutes> {
     clearCustom: () => tls.clearCustom(),
     issue: ({ body }) => tls.issue(body),
     removeIssued: ({ params }) => tls.removeIssued(params.id),
+    revokeIssued: ({ params }) => tls.revokeIssued(params.id),
+    revocationList: async ({ res }) => {
+      const pem = await tls.revocationList();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('application/x-pem-file').send(pem);
+    },
     issuedPem: async ({ params, res }) => {
       const pem = await tls.issuedPem(params.id);
       res.setHeader('Content-Disposition', `attachment; filename="certificate-${params.id}.pem"`);

@@ -3,6 +3,7 @@ import type {
   CreateAuthorityRequest,
   CustomCertificateRequest,
   IssueCertificateRequest,
+  IssuedCertificate,
   IssuedCertificateFiles,
   TlsAuthorityReplacement,
   TlsSettings,
@@ -11,8 +12,9 @@ import { tlsLimits } from '../../../../shared/src/api/tls.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { createAuthority, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
-import { automaticNames, type HostIdentity } from './box-names.ts';
+import { createAuthority, intermediateSigner, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
+import { automaticNames, boxNameAmong, type HostIdentity } from './box-names.ts';
+import { buildCrl } from './crl.ts';
 import { checkCustomCertificate } from './custom-certificate.ts';
 import { describe, namesOf } from './pki.ts';
 import { inScope } from './scope.ts';
@@ -83,7 +85,7 @@ export class TlsService {
       names: { automatic: this.automatic(), extra: this.deps.store.settings().extraNames },
       box: describe(this.box!.certificatePem),
       custom: custom && describe(custom.certificatePem),
-      issued: this.deps.store.listIssued().map((r) => ({ id: r.id, createdAt: r.createdAt, ...describe(r.certificatePem) })),
+      issued: this.issuedList(),
     };
   }
 
@@ -165,6 +167,9 @@ export class TlsService {
   async issue(request: IssueCertificateRequest): Promise<IssuedCertificateFiles> {
     await this.ready();
     const { id, issued } = await this.exclusive(async () => {
+      // The box's own names are the box's: a device certificate for them would let that device pose as the box.
+      const own = boxNameAmong(request.names, this.wantedNames());
+      if (own !== undefined) throw new ProblemError('tls.name.box_own', { name: own });
       const issued = await this.signed(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
       const settings = this.deps.store.settings();
       this.deps.store.writeSettings({ ...settings, nextIssuedId: settings.nextIssuedId + 1 });
@@ -182,6 +187,27 @@ export class TlsService {
   async removeIssued(id: number): Promise<void> {
     if (!this.deps.store.removeIssued(id)) throw new ProblemError('tls.issued.not_found', { id });
     this.deps.logger.info('issued certificate removed from the list', { component: 'tls', id });
+  }
+
+  /** Puts an issued certificate on the intermediate's revocation list (GET .../revoked.crl); it stays listed, marked revoked. */
+  async revokeIssued(id: number): Promise<void> {
+    await this.ready();
+    await this.exclusive(async () => {
+      const record = this.deps.store.readIssued(id);
+      if (!record) throw new ProblemError('tls.issued.not_found', { id });
+      const serial = new X509Certificate(record.certificatePem).serialNumber;
+      const settings = this.deps.store.settings();
+      const revoked = settings.revoked ?? [];
+      if (revoked.some((r) => r.serial === serial)) return;
+      this.deps.store.writeSettings({ ...settings, revoked: [...revoked, { serial, revokedAt: new Date(this.deps.clock.now()).toISOString() }] });
+      this.deps.logger.info('issued certificate revoked', { component: 'tls', id, serial });
+    });
+  }
+
+  /** The current intermediate's revocation list in PEM, signed afresh on each request. */
+  async revocationList(): Promise<string> {
+    await this.ready();
+    return buildCrl(intermediateSigner(this.current()), this.deps.store.settings().revoked ?? [], this.deps.clock.now());
   }
 
   async issuedPem(id: number): Promise<string> {
@@ -216,6 +242,14 @@ export class TlsService {
     }
     const box = this.box!;
     return { source: 'box', chainPem: box.certificatePem + this.current().intermediatePem, privateKeyPem: box.privateKeyPem };
+  }
+
+  private issuedList(): IssuedCertificate[] {
+    const revoked = new Map((this.deps.store.settings().revoked ?? []).map((r) => [r.serial, r.revokedAt]));
+    return this.deps.store.listIssued().map((r) => {
+      const info = describe(r.certificatePem);
+      return { id: r.id, createdAt: r.createdAt, ...info, revokedAt: revoked.get(info.serial) ?? null };
+    });
   }
 
   private current(): AuthorityMaterial {
