@@ -163,3 +163,9 @@ export function describe(pem: string | X509Certificate): CertificateInfo {
     sha256Fingerprint: cert.fingerprint256,
   };
 }
+
+/** What a log entry tells of a certificate: never a key. */
+export function loggedFacts(pem: string): Record<string, unknown> {
+  const info = describe(pem);
+  return { subject: info.subject, names: info.names, notAfter: info.notAfter, sha256Fingerprint: info.sha256Fingerprint };
+}

@@ -1,22 +1,13 @@
 import { X509Certificate } from 'node:crypto';
-import type {
-  CreateAuthorityRequest,
-  CustomCertificateRequest,
-  IssueCertificateRequest,
-  IssuedCertificate,
-  IssuedCertificateFiles,
-  TlsAuthorityReplacement,
-  TlsSettings,
-} from '../../../../shared/src/api/tls.ts';
-import { tlsLimits } from '../../../../shared/src/api/tls.ts';
+import type { CreateAuthorityRequest, CustomCertificateRequest, TlsAuthorityReplacement, TlsSettings } from '../../../../shared/src/api/tls.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { createAuthority, intermediateSigner, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
-import { automaticNames, boxNameAmong, type HostIdentity } from './box-names.ts';
-import { buildCrl } from './crl.ts';
+import { createAuthority, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
+import { automaticNames, type HostIdentity } from './box-names.ts';
 import { checkCustomCertificate } from './custom-certificate.ts';
-import { describe, namesOf } from './pki.ts';
+import { DeviceCertificates } from './device-certificates.ts';
+import { describe, loggedFacts, namesOf } from './pki.ts';
 import { inScope } from './scope.ts';
 import { isValidLocalDomain } from './local-domain.ts';
 import type { TlsStore } from './tls-store.ts';
@@ -53,7 +44,21 @@ export class TlsService {
   private box: IssuedMaterial | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: TlsServiceDeps) {}
+  /** Certificates for other devices (their own module, sharing this service's queue and authority). */
+  readonly devices: DeviceCertificates;
+
+  constructor(private readonly deps: TlsServiceDeps) {
+    this.devices = new DeviceCertificates({
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      ready: () => this.ready(),
+      exclusive: (work) => this.exclusive(work),
+      authority: () => this.current(),
+      sign: (names, lifetimeDays) => this.signed(names, lifetimeDays),
+      boxNames: () => this.wantedNames(),
+    });
+  }
 
   /** Loads or makes the authority and the box's certificate; later calls wait for the first. */
   ready(): Promise<void> {
@@ -85,7 +90,7 @@ export class TlsService {
       names: { automatic: this.automatic(), extra: this.deps.store.settings().extraNames },
       box: describe(this.box!.certificatePem),
       custom: custom && describe(custom.certificatePem),
-      issued: this.issuedList(),
+      issued: this.devices.list(),
     };
   }
 
@@ -125,7 +130,7 @@ export class TlsService {
     const chain = checkCustomCertificate(request.certificate, request.privateKey, this.deps.clock.now());
     const chainPem = chain.map((c) => c.toString()).join('');
     this.deps.store.writeCustom({ certificatePem: chainPem, privateKeyPem: request.privateKey });
-    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...this.logged(chainPem) });
+    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...loggedFacts(chainPem) });
     this.deps.presentedChanged(this.presented());
     return this.settings();
   }
@@ -164,59 +169,6 @@ export class TlsService {
     return cert.checkIssued(intermediate) && cert.verify(intermediate.publicKey);
   }
 
-  async issue(request: IssueCertificateRequest): Promise<IssuedCertificateFiles> {
-    await this.ready();
-    const { id, issued } = await this.exclusive(async () => {
-      // The box's own names are the box's: a device certificate for them would let that device pose as the box.
-      const own = boxNameAmong(request.names, this.wantedNames());
-      if (own !== undefined) throw new ProblemError('tls.name.box_own', { name: own });
-      const issued = await this.signed(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
-      const settings = this.deps.store.settings();
-      this.deps.store.writeSettings({ ...settings, nextIssuedId: settings.nextIssuedId + 1 });
-      this.deps.store.writeIssued({
-        id: settings.nextIssuedId,
-        createdAt: new Date(this.deps.clock.now()).toISOString(),
-        certificatePem: issued.certificatePem,
-      });
-      return { id: settings.nextIssuedId, issued };
-    });
-    this.deps.logger.info('certificate issued for a device', { component: 'tls', id, ...this.logged(issued.certificatePem) });
-    return { id, certificate: issued.certificatePem, chain: issued.chainPem, privateKey: issued.privateKeyPem, info: describe(issued.certificatePem) };
-  }
-
-  async removeIssued(id: number): Promise<void> {
-    if (!this.deps.store.removeIssued(id)) throw new ProblemError('tls.issued.not_found', { id });
-    this.deps.logger.info('issued certificate removed from the list', { component: 'tls', id });
-  }
-
-  /** Puts an issued certificate on the intermediate's revocation list (GET .../revoked.crl); it stays listed, marked revoked. */
-  async revokeIssued(id: number): Promise<void> {
-    await this.ready();
-    await this.exclusive(async () => {
-      const record = this.deps.store.readIssued(id);
-      if (!record) throw new ProblemError('tls.issued.not_found', { id });
-      const serial = new X509Certificate(record.certificatePem).serialNumber;
-      const settings = this.deps.store.settings();
-      const revoked = settings.revoked ?? [];
-      if (revoked.some((r) => r.serial === serial)) return;
-      this.deps.store.writeSettings({ ...settings, revoked: [...revoked, { serial, revokedAt: new Date(this.deps.clock.now()).toISOString() }] });
-      this.deps.logger.info('issued certificate revoked', { component: 'tls', id, serial });
-    });
-  }
-
-  /** The current intermediate's revocation list in PEM, signed afresh on each request. */
-  async revocationList(): Promise<string> {
-    await this.ready();
-    return buildCrl(intermediateSigner(this.current()), this.deps.store.settings().revoked ?? [], this.deps.clock.now());
-  }
-
-  async issuedPem(id: number): Promise<string> {
-    await this.ready();
-    const record = this.deps.store.readIssued(id);
-    if (!record) throw new ProblemError('tls.issued.not_found', { id });
-    return record.certificatePem + this.current().intermediatePem;
-  }
-
   /** The scheduled check: renews the box's certificate when due or when the box's own names changed; drops back from an ended upload. */
   async maintain(): Promise<void> {
     // Nothing to keep up before anything was made (a development daemon nobody asked yet).
@@ -242,14 +194,6 @@ export class TlsService {
     }
     const box = this.box!;
     return { source: 'box', chainPem: box.certificatePem + this.current().intermediatePem, privateKeyPem: box.privateKeyPem };
-  }
-
-  private issuedList(): IssuedCertificate[] {
-    const revoked = new Map((this.deps.store.settings().revoked ?? []).map((r) => [r.serial, r.revokedAt]));
-    return this.deps.store.listIssued().map((r) => {
-      const info = describe(r.certificatePem);
-      return { id: r.id, createdAt: r.createdAt, ...info, revokedAt: revoked.get(info.serial) ?? null };
-    });
   }
 
   private current(): AuthorityMaterial {
@@ -297,7 +241,7 @@ export class TlsService {
     const authority = await createAuthority({ now: this.deps.clock.now(), hostname: this.deps.host().hostname, localDomain });
     this.deps.store.writeAuthority(authority);
     this.authority = authority;
-    this.deps.logger.info('certificate authority replaced', { component: 'tls', localDomain, scope: authority.scope, ...this.logged(authority.rootPem) });
+    this.deps.logger.info('certificate authority replaced', { component: 'tls', localDomain, scope: authority.scope, ...loggedFacts(authority.rootPem) });
     await this.reissueBox('new authority');
   }
 
@@ -305,7 +249,7 @@ export class TlsService {
     const box = await issueServerCertificate(this.current(), this.wantedNames(), { now: this.deps.clock.now(), lifetimeDays: boxLifetimeDays });
     this.deps.store.writeBox(box);
     this.box = box;
-    this.deps.logger.info('box certificate issued', { component: 'tls', reason, ...this.logged(box.certificatePem) });
+    this.deps.logger.info('box certificate issued', { component: 'tls', reason, ...loggedFacts(box.certificatePem) });
     this.deps.presentedChanged(this.presented());
   }
 
@@ -324,12 +268,6 @@ export class TlsService {
     if (!due && have === want && issuedByCurrent) return false;
     await this.reissueBox(due ? 'renewal' : 'names changed');
     return true;
-  }
-
-  /** What a log entry tells of a certificate: never a key. */
-  private logged(pem: string): Record<string, unknown> {
-    const info = describe(pem);
-    return { subject: info.subject, names: info.names, notAfter: info.notAfter, sha256Fingerprint: info.sha256Fingerprint };
   }
 
   /** One change at a time: the files and the presented certificate stay consistent. */
