@@ -16,8 +16,20 @@ export interface ListedBox {
   known: boolean;
   /** SHA-256 fingerprint of the pinned root, or null before trust. */
   pinned: string | null;
+  /** What the pinned root can vouch for, or null before trust. */
+  pinnedScope: RootScope | null;
   /** Set when the box presented a root other than the pinned one: never accepted silently. */
   warning: { kind: 'rootChanged'; fingerprint: string; at: string } | null;
+}
+
+/**
+ * The names a root can vouch for, from its critical name constraints: DNS names with their
+ * subdomains, and address ranges. `constrained: false` when it has none: it vouches for any name.
+ */
+export interface RootScope {
+  constrained: boolean;
+  dnsNames: string[];
+  ipRanges: string[];
 }
 
 /** The root the box offers, to compare with the fingerprint its own page or screen shows. */

@@ -161,7 +161,17 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   topics.register(jobTopicProvider(jobs));
   topics.register(jobsListTopicProvider(jobs));
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
-  const tls = (tlsArea = createTlsArea({ dataDir: config.dataDir, clock, logger, scheduler, https: config.https, host: options.tls?.host }));
+  const tls = (tlsArea = createTlsArea({
+    dataDir: config.dataDir,
+    clock,
+    logger,
+    scheduler,
+    https: config.https,
+    host: options.tls?.host,
+    notifyAdministrators: async (notification) => {
+      for (const admin of await userRows.findAll({ where: { admin: true, active: true } })) await notifications.notify(admin.id, notification);
+    },
+  }));
   const installer = createInstallerArea({ config, logger, clock, options: options.installer });
   // The archive lives on a pool, and pools come with the storage area built further down.
   const logsArea = await createLogsArea({ mode: config.mode, store: logStore, clock, logger, scheduler, topics, options: options.logs });

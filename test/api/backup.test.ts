@@ -175,7 +175,10 @@ describe('configuration backup, inspect and restore', function () {
   it('refuses a certificates part whose key does not read, before anything is restored', async () => {
     await admin.api.tls.settings();
     const snapshot = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).snapshot();
-    const broken = { ...snapshot, authority: { ...snapshot.authority!, rootKeyPem: '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n' } };
+    const broken = {
+      ...snapshot,
+      authority: { ...snapshot.authority!, intermediateKeyPem: '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n' },
+    };
     const file = await writeBackup({ createdAt: new Date().toISOString(), box: { name: 'old', version: '0.0.1' }, parts: { tls: broken } }, backupPassword);
     const err = await expectProblem(inspect(admin, file), 'backup.part.invalid', 400);
     expect(err.problem.params).to.deep.equal({ part: 'tls' });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
 import { outsideCertificates } from '../helpers/certificates.ts';
 import { adminPassword, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
-import { httpsClient } from '../helpers/https-client.ts';
+import { handshake, httpsClient } from '../helpers/https-client.ts';
 import { connectSocket, type TestSocket } from '../helpers/socket.ts';
 
 /** The SHA-256 fingerprint of the certificate a fresh TLS connection is shown. */
@@ -81,5 +81,24 @@ describe('tls: the daemon over HTTPS', function () {
     expect(await event('after a new authority')).to.include({ label: 'after a new authority' });
     expect(live.socket.connected).to.equal(true);
     expect(live.socket.id).to.equal(socketId);
+  });
+
+  it("offers TLS 1.2 only with ECDHE and AES-GCM or ChaCha20 (Mozilla's intermediate profile), also after a certificate swap", async () => {
+    const check = async () => {
+      // CBC suites, with or without forward secrecy, and the static RSA key exchange: all refused.
+      for (const cipher of ['AES256-SHA', 'AES128-SHA256', 'AES256-GCM-SHA384', 'ECDHE-RSA-AES256-SHA', 'ECDHE-RSA-AES128-SHA256'])
+        expect(await handshake({ port }, cipher, 'TLSv1.2'), cipher).to.equal('refused');
+      expect(await handshake({ port }, 'ECDHE-RSA-AES128-GCM-SHA256', 'TLSv1.2')).to.deep.equal({
+        cipher: 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+        protocol: 'TLSv1.2',
+      });
+      expect(await handshake({ port }, 'ECDHE-RSA-CHACHA20-POLY1305', 'TLSv1.2')).to.deep.include({ protocol: 'TLSv1.2' });
+      expect(await handshake({ port }, undefined, 'TLSv1.3')).to.deep.include({ protocol: 'TLSv1.3' });
+    };
+    await check();
+    // A new certificate is a new secure context: it must keep the same policy.
+    const reissued = await client.send('PUT', '/api/system/tls/names', { names: ['cellar-extra.local'] });
+    expect(reissued.status, reissued.body).to.equal(200);
+    await check();
   });
 });

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import en from '../../web/src/apps/control-panel/certificates/i18n/en.json' with { type: 'json' };
 import { controlsPastViewport, openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import type { TestDaemon } from '../helpers/daemon.ts';
+import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
 
 describe('e2e: Control Panel, Certificates, at phone size', function () {
   this.timeout(120_000);
@@ -50,6 +52,14 @@ describe('e2e: Control Panel, Certificates, at phone size', function () {
     await item.waitFor();
     expect(await controlsPastViewport(page)).to.deep.equal([]);
 
+    // Revoked after a confirmation: marked so in the list, on the box's revocation list.
+    await item.getByRole('button', { name: en['controlPanel.certificates.revoke'] }).click();
+    const revoke = page.getByRole('dialog', { name: en['controlPanel.certificates.revokeTitle'] });
+    await revoke.getByRole('button', { name: en['controlPanel.certificates.revoke'] }).click();
+    await item.getByText(en['controlPanel.certificates.revokedOn'].replace('{date}', '')).waitFor();
+    expect(await item.getByRole('button', { name: en['controlPanel.certificates.revoke'] }).count()).to.equal(0);
+    expect((await (await box.signIn()).api.tls.settings()).issued[0]?.revokedAt).to.be.a('string');
+
     await item.getByRole('button', { name: en['controlPanel.certificates.remove'] }).click();
     const confirm = page.getByRole('dialog', { name: en['controlPanel.certificates.removeIssuedTitle'] });
     await confirm.waitFor();
@@ -58,6 +68,22 @@ describe('e2e: Control Panel, Certificates, at phone size', function () {
     await panel.getByText(en['controlPanel.certificates.noneIssued']).waitFor();
     expect((await (await box.signIn()).api.tls.settings()).issued).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('control-panel-certificates'), fullPage: true });
+    await context.close();
+  });
+
+  it('warns to trust again after the box replaced an authority of the old kind, naming the old root', async () => {
+    const store = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret'));
+    const previousRootFingerprint = 'AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99';
+    store.writeSettings({ ...store.settings(), replacedAuthority: { replacedAt: new Date().toISOString(), previousRootFingerprint } });
+    const { context, page, panel } = await openControlPanelSection(browser, box, 'certificates');
+    const warning = panel.getByTestId('authority-replaced');
+    await warning.waitFor({ timeout: 20_000 });
+    const [before, after] = en['controlPanel.certificates.replacedOld'].split('{fingerprint}') as [string, string];
+    const text = await warning.innerText();
+    expect(text).to.include(previousRootFingerprint).and.include(after);
+    expect(text).to.include(before.split('{date}')[1]!.trim());
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('control-panel-certificates-replaced') });
     await context.close();
   });
 });

@@ -34,7 +34,11 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
   let dir: string;
   let home: string;
   let rootFingerprint: string;
+  let scope: { dnsNames: string[]; ipRanges: string[] };
   let page: Page;
+  /** The dialog's sentence on what the root vouches for, in one language. */
+  const scopeText = (messages: typeof en) =>
+    messages['system.scope'].replace('{names}', scope.dnsNames.join(', ')).replace('{ranges}', scope.ipRanges.join(', '));
 
   before(async () => {
     assertChromium();
@@ -42,7 +46,9 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     box = await startTestDaemon({ https: true });
     dir = mkdtempSync(path.join(tmpdir(), 'cellar-console-system-trust-'));
     home = path.join(dir, 'home');
-    const rootPem = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).readAuthority()!.rootPem;
+    const authority = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).readAuthority()!;
+    const rootPem = authority.rootPem;
+    scope = authority.scope;
     rootFingerprint = new X509Certificate(rootPem).fingerprint256;
     // An ordinary user without pkexec: the NSS database in a HOME of the test's own, the system store left alone.
     const service = consoleWithoutMdns(path.join(dir, 'boxes.json'), { platform: 'linux', home, isRoot: false, hasPkexec: false });
@@ -73,6 +79,9 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await expectText(dialog.getByRole('heading'), en['system.title'].replace('{name}', '127.0.0.1'));
+    // What the root can vouch for, read from the root's own name constraints: the box's names and private addresses.
+    expect(scope.dnsNames).to.include('localhost');
+    await expectText(dialog.getByTestId('root-scope'), scopeText(en));
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-system-trust-390') });
     await page.keyboard.press('Escape');
@@ -106,6 +115,7 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     await card.getByRole('button', { name: de['boxes.system'] }).click();
     const dialog = page.getByRole('dialog');
     await expectText(dialog.getByRole('heading'), de['system.title'].replace('{name}', '127.0.0.1'));
+    await expectText(dialog.getByTestId('root-scope'), scopeText(de));
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     expect(await englishShown(page, en, de, trustPage)).to.deep.equal([]);
     await dialog.getByRole('button', { name: de['system.submit'] }).click();

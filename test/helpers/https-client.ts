@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:https';
+import { connect } from 'node:tls';
 
 export interface HttpsAnswer {
   status: number;
@@ -41,4 +42,21 @@ export function httpsClient(base: string, ca: string) {
     },
     close: () => agent.destroy(),
   };
+}
+
+/** The suite and protocol a handshake offering only `ciphers` (and at most `maxVersion`) agrees on, or the refusal. */
+export function handshake(
+  server: { port: number; servername?: string },
+  ciphers: string | undefined,
+  maxVersion: 'TLSv1.2' | 'TLSv1.3',
+): Promise<{ cipher: string; protocol: string } | 'refused'> {
+  return new Promise((resolve) => {
+    // Security level 0: the client itself must be willing to offer the old suites the server has to refuse.
+    const options = { host: '127.0.0.1', port: server.port, servername: server.servername, rejectUnauthorized: false, maxVersion };
+    const socket = connect({ ...options, ciphers: ciphers && `${ciphers}:@SECLEVEL=0` }, () => {
+      resolve({ cipher: socket.getCipher().standardName, protocol: socket.getProtocol() ?? '' });
+      socket.end();
+    });
+    socket.on('error', () => resolve('refused'));
+  });
 }

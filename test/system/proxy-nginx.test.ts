@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { handshake } from '../helpers/https-client.ts';
 import { opensslVerify } from '../helpers/openssl.ts';
 import { insertUser } from '../helpers/users.ts';
 
@@ -114,6 +115,10 @@ describe('system: reverse proxy with nginx and nftables', function () {
       hostname: 'cam.local',
     });
     expect(verified.ok, verified.output).to.equal(true);
+    // nginx terminates TLS with the daemon's own policy: no CBC or static RSA suite, ECDHE with AES-GCM accepted.
+    for (const cipher of ['AES256-SHA', 'AES128-SHA256', 'ECDHE-RSA-AES256-SHA'])
+      expect(await handshake({ port: ports.https, servername: 'cam.local' }, cipher, 'TLSv1.2'), cipher).to.equal('refused');
+    expect(await handshake({ port: ports.https, servername: 'cam.local' }, 'ECDHE-RSA-AES128-GCM-SHA256', 'TLSv1.2')).to.deep.include({ protocol: 'TLSv1.2' });
     const plain = await curl(http('cam.local', '/live'));
     expect(plain.status).to.equal(301);
     expect(plain.headers.location).to.equal(https('cam.local', '/live'));

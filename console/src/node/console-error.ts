@@ -10,6 +10,7 @@ export type ConsoleErrorCode =
   | 'console.box.unreachable'
   | 'console.root.invalid'
   | 'console.root.changed_meanwhile'
+  | 'console.root.unconstrained'
   | 'console.installer.refused'
   | 'console.installer.not_claimed'
   | 'console.backup.password_missing'

@@ -6,6 +6,7 @@ import { sameBox, urlOf, type Discovery } from './discovery.ts';
 import { InstallerClient } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
 import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
+import { rootScope } from './root-scope.ts';
 import { applyRoot, currentTrustHost, planInstall, type CommandRunner, type TrustHost } from './system-trust.ts';
 
 /**
@@ -96,6 +97,8 @@ export class ConsoleService {
   async trustOnSystem(id: string): Promise<SystemTrustResult[]> {
     const box = this.known(id);
     if (!box.pin || box.warning) throw new ConsoleError('console.box.untrusted', { id: box.id });
+    // A root without name constraints would let whoever holds its key intercept every site this computer visits.
+    if (!rootScope(box.pin.pem).constrained) throw new ConsoleError('console.root.unconstrained', { id: box.id });
     return applyRoot(planInstall, box.pin.pem, box.name, this.deps.trustHost ?? currentTrustHost(), this.deps.run);
   }
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { KnownBox } from './box-store.ts';
 import type { ListedBox } from '../bridge.ts';
+import { rootScope } from './root-scope.ts';
 
 /** One box as an mDNS answer describes it. */
 export interface Announcement {
@@ -91,6 +92,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]] }> {
         announced: Boolean(match),
         known: true,
         pinned: box.pin?.sha256 ?? null,
+        pinnedScope: box.pin ? rootScope(box.pin.pem) : null,
         warning: box.warning,
       };
     });
@@ -105,6 +107,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]] }> {
         announced: true,
         known: false,
         pinned: null,
+        pinnedScope: null,
         warning: null,
       });
     }

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createAuthority } from '../../../daemon/src/areas/tls/authority.ts';
+import { legacyAuthority } from '../../../test/helpers/certificates.ts';
 import { BoxStore } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
 import { ConsoleService } from './console-service.ts';
@@ -157,6 +158,12 @@ describe('console system trust: the root into the system stores with their own t
     const box = store.add({ url: 'https://attic.home.arpa' });
     const refused = await service.trustOnSystem(box.id).catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(ConsoleError).with.property('code', 'console.box.untrusted');
+    // A root without name constraints goes into no store: it could vouch for any site.
+    const legacy = (await legacyAuthority({ hostname: 'attic', localDomain: 'home.arpa' })).rootPem;
+    store.pin(box.id, { pem: legacy, sha256: new X509Certificate(legacy).fingerprint256 });
+    const unconstrained = await service.trustOnSystem(box.id).catch((e: unknown) => e);
+    expect(unconstrained).to.be.instanceOf(ConsoleError).with.property('code', 'console.root.unconstrained');
+    expect(existsSync(path.join(dir, 'service-home', '.pki'))).to.equal(false);
     store.pin(box.id, { pem: rootPem, sha256: new X509Certificate(rootPem).fingerprint256 });
     expect((await service.trustOnSystem(box.id))[0]).to.deep.include({ store: 'nss', state: 'done' });
     expect(listNss(path.join(dir, 'service-home'))).to.include(rootEntry(rootPem, box.name, 'unused').nickname);

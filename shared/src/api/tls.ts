@@ -32,13 +32,22 @@ export interface TlsScope {
 export interface IssuedCertificate extends CertificateInfo {
   id: number;
   createdAt: string;
+  /** When it was put on the revocation list, or null. */
+  revokedAt: string | null;
+}
+
+/** The box replaced an authority made before its root carried name constraints: devices must drop the old root and trust the new one. */
+export interface TlsAuthorityReplacement {
+  replacedAt: string;
+  /** SHA-256 fingerprint of the old root, as devices show it. */
+  previousRootFingerprint: string;
 }
 
 export interface TlsSettings {
   /** Whether the web interface speaks HTTPS. */
   https: boolean;
   presented: { source: 'box' | 'custom'; certificate: CertificateInfo };
-  authority: { root: CertificateInfo; intermediate: CertificateInfo; scope: TlsScope; localDomain: string };
+  authority: { root: CertificateInfo; intermediate: CertificateInfo; scope: TlsScope; localDomain: string; replaced: TlsAuthorityReplacement | null };
   /** Names of the box's certificate: the ones the box finds itself and the extra ones of PUT .../names. */
   names: { automatic: string[]; extra: string[] };
   box: CertificateInfo;
@@ -107,6 +116,7 @@ const issuedCertificate = Joi.object<IssuedCertificate, true>({
   notAfter: isoTime().required(),
   serial: Joi.string().required(),
   sha256Fingerprint: Joi.string().required(),
+  revokedAt: isoTime().allow(null).required(),
 }).id('IssuedCertificate');
 
 export const tlsSettings = Joi.object<TlsSettings, true>({
@@ -117,6 +127,7 @@ export const tlsSettings = Joi.object<TlsSettings, true>({
     intermediate: certificateInfo.required(),
     scope: Joi.object({ dnsNames: Joi.array().items(Joi.string()).required(), ipRanges: Joi.array().items(Joi.string()).required() }).required(),
     localDomain: Joi.string().required(),
+    replaced: Joi.object({ replacedAt: isoTime().required(), previousRootFingerprint: Joi.string().required() }).allow(null).required(),
   }).required(),
   names: Joi.object({ automatic: Joi.array().items(Joi.string()).required(), extra: Joi.array().items(Joi.string()).required() }).required(),
   box: certificateInfo.required(),
@@ -211,21 +222,41 @@ export const tlsRoutes = {
     method: 'POST',
     path: '/api/system/tls/issued',
     access: 'admin',
-    summary: 'Issues a server certificate for another device; the answer holds the private key, which the box does not keep',
+    summary: "Issues a server certificate for another device, never for the box's own names; the answer holds the private key, which the box does not keep",
     body: issueCertificateRequest,
     status: 200,
     response: issuedCertificateFiles,
-    errors: ['tls.name.out_of_scope'],
+    errors: ['tls.name.out_of_scope', 'tls.name.box_own'],
   }),
   removeIssued: defineRoute({
     id: 'tls.removeIssued',
     method: 'DELETE',
     path: '/api/system/tls/issued/{id}',
     access: 'admin',
-    summary: 'Removes an issued certificate from the list; there is no revocation list, so it stays valid until it ends',
+    summary: 'Removes an issued certificate from the list; unless revoked first, it stays valid until it ends',
     params: idParams,
     status: 204,
     errors: ['tls.issued.not_found'],
+  }),
+  revokeIssued: defineRoute({
+    id: 'tls.revokeIssued',
+    method: 'POST',
+    path: '/api/system/tls/issued/{id}/revoke',
+    access: 'admin',
+    summary: 'Revokes an issued certificate: its serial goes on the revocation list (GET .../revoked.crl) for good; it stays listed, marked revoked',
+    params: idParams,
+    status: 204,
+    errors: ['tls.issued.not_found'],
+  }),
+  revocationList: defineRoute({
+    id: 'tls.revocationList',
+    method: 'GET',
+    path: '/api/system/tls/revoked.crl',
+    access: 'public',
+    summary: "The intermediate's certificate revocation list in PEM, signed afresh and valid for a week, for devices and programs that check one",
+    status: 200,
+    response: { raw: true, contentType: 'application/x-pem-file' },
+    errors: [],
   }),
   issuedPem: defineRoute({
     id: 'tls.issuedPem',

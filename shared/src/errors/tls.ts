@@ -8,6 +8,7 @@ export const tlsErrors = defineErrors({
     title: 'The local domain is a public top-level domain or suffix: the authority would cover names of the whole Internet under it',
     params: ['domain'],
   },
+  'tls.name.box_own': { status: 422, title: "A device certificate may not cover the box's own names", params: ['name'] },
   'tls.issued.not_found': { status: 404, title: 'There is no such issued certificate', params: ['id'] },
   'tls.pem.invalid': { status: 400, title: 'A part is not readable PEM', params: ['part'] },
   'tls.key.encrypted': { status: 400, title: 'The private key is encrypted; upload it without a passphrase' },

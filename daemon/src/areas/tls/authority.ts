@@ -5,6 +5,7 @@ import {
   buildCertificate,
   caExtensions,
   certificateToPem,
+  constrainedTo,
   generateKeyPair,
   keyPairFromPem,
   nameConstraintsExtension,
@@ -19,10 +20,12 @@ const intermediateYears = 10;
 /** Certificates start a little in the past, so a device whose clock runs behind accepts them at once. */
 const backdateMs = 60 * 60 * 1000;
 
-/** The authority as it is kept: both certificates and keys in PEM (the store encrypts the keys at rest). */
+/**
+ * The authority as it is kept: both certificates, and the intermediate's key in PEM (the store
+ * encrypts it at rest). The root's key is not here: it signs the intermediate once and is dropped.
+ */
 export interface AuthorityMaterial {
   rootPem: string;
-  rootKeyPem: string;
   intermediatePem: string;
   intermediateKeyPem: string;
   localDomain: string;
@@ -38,7 +41,10 @@ const years = (from: number, n: number) => new Date(from + n * 365 * dayMs);
 
 /**
  * A new root, long-lived and only signing its intermediate, and an intermediate that signs
- * every server certificate, limited by name constraints to the scope.
+ * every server certificate. Both carry the scope as critical name constraints, so no certificate
+ * below the root verifies for a name outside it, whoever holds a key. The root's key signs the
+ * intermediate here and is never written or exported: nothing the box holds or a backup carries
+ * can make another intermediate (the intermediate's path length allows no CA below it).
  */
 export async function createAuthority(options: { now: number; hostname: string; localDomain: string }): Promise<AuthorityMaterial> {
   const scope = scopeFor(options.hostname, options.localDomain);
@@ -51,7 +57,7 @@ export async function createAuthority(options: { now: number; hostname: string; 
     notBefore,
     notAfter: years(options.now, rootYears),
     issuer: null,
-    extensions: caExtensions(1),
+    extensions: [...caExtensions(1), nameConstraintsExtension(scope)],
   });
   const intermediate = buildCertificate({
     commonName: `Cellar intermediate ${options.hostname} ${stamp}`,
@@ -63,7 +69,6 @@ export async function createAuthority(options: { now: number; hostname: string; 
   });
   return {
     rootPem: certificateToPem(root),
-    rootKeyPem: rootKeys.privateKeyPem,
     intermediatePem: certificateToPem(intermediate),
     intermediateKeyPem: intermediateKeys.privateKeyPem,
     localDomain: options.localDomain,
@@ -71,7 +76,16 @@ export async function createAuthority(options: { now: number; hostname: string; 
   };
 }
 
-function intermediateSigner(authority: AuthorityMaterial): Signer {
+/**
+ * Whether an authority is of the kind made before the root was constrained: its root vouches
+ * for any name (or not exactly for its scope), so it must be replaced and trusted anew.
+ */
+export function outdatedAuthority(authority: Pick<AuthorityMaterial, 'rootPem' | 'scope'>): boolean {
+  return !constrainedTo(authority.rootPem, authority.scope);
+}
+
+/** The intermediate with its key: it signs server certificates and the revocation list. */
+export function intermediateSigner(authority: AuthorityMaterial): Signer {
   return { certificate: forge.pki.certificateFromPem(authority.intermediatePem), keys: keyPairFromPem(authority.intermediateKeyPem) };
 }
 

@@ -20,3 +20,24 @@ export function automaticNames(identity: HostIdentity, localDomain: string, scop
   const names = [host, `${host}.${localDomain}`, 'localhost', ...addresses];
   return [...new Set(names)].filter((name) => inScope(name, scope));
 }
+
+/** An address in one spelling (IPv6 in its short form), a DNS name in lower case. */
+function canonical(name: string): string {
+  if (isIP(name) === 6) return new URL(`http://[${name}]/`).hostname.slice(1, -1);
+  return name.toLowerCase();
+}
+
+/**
+ * The first of `names` that is one of the box's own names or a wildcard covering one (`*.local`
+ * covers `cellar.local`): a device holding such a certificate could pose as the box.
+ */
+export function boxNameAmong(names: readonly string[], boxNames: readonly string[]): string | undefined {
+  const own = boxNames.map(canonical);
+  return names.find((name) => {
+    const wanted = canonical(name);
+    if (own.includes(wanted)) return true;
+    if (!wanted.startsWith('*.')) return false;
+    const base = wanted.slice(1);
+    return own.some((box) => box.endsWith(base) && !box.slice(0, -base.length).includes('.'));
+  });
+}

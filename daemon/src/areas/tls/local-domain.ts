@@ -56,3 +56,12 @@ export function checkLocalDomain(domain: string): void {
   const single = !lower.includes('.');
   if ((single && !privateLabels.has(lower)) || publicSuffixes.has(lower)) throw new ProblemError('tls.domain.public', { domain });
 }
+
+export function isValidLocalDomain(domain: string): boolean {
+  try {
+    checkLocalDomain(domain);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -121,6 +121,15 @@ export function constrainedTo(certificatePem: string, scope: TlsScope): boolean 
   }
 }
 
+/** Whether a certificate carries a name constraints extension at all (roots made before they had one do not). */
+export function hasNameConstraints(certificatePem: string): boolean {
+  try {
+    return Boolean(pki.certificateFromPem(certificatePem).getExtension('nameConstraints'));
+  } catch {
+    return false;
+  }
+}
+
 export function certificateToPem(cert: forge.pki.Certificate): string {
   return pki.certificateToPem(cert).replace(/\r\n/g, '\n');
 }
@@ -153,4 +162,10 @@ export function describe(pem: string | X509Certificate): CertificateInfo {
     serial: cert.serialNumber,
     sha256Fingerprint: cert.fingerprint256,
   };
+}
+
+/** What a log entry tells of a certificate: never a key. */
+export function loggedFacts(pem: string): Record<string, unknown> {
+  const info = describe(pem);
+  return { subject: info.subject, names: info.names, notAfter: info.notAfter, sha256Fingerprint: info.sha256Fingerprint };
 }

@@ -5,7 +5,10 @@ import type { Express } from 'express';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
+import { nodeCipherList } from '../../core/tls-ciphers.ts';
 import { hostIdentity } from '../../host/host-identity.ts';
+import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
+import type { NewNotification } from '../notifications/notifications.service.ts';
 import type { HostIdentity } from './box-names.ts';
 import { tlsHandlers } from './tls.routes.ts';
 import { TlsService, type PresentedCertificate } from './tls.service.ts';
@@ -20,6 +23,21 @@ export interface TlsAreaDeps {
   https: boolean;
   /** The machine's names and addresses; tests pass fixed ones. */
   host?: () => HostIdentity;
+  /** Tells every administrator (the notifications area): the box replaced an outdated authority. */
+  notifyAdministrators?: (notification: NewNotification) => Promise<void>;
+}
+
+/** What administrators are told when the box replaced an authority whose root could vouch for any name. */
+export function replacementNotification(replacement: TlsAuthorityReplacement): NewNotification {
+  return {
+    type: 'tls.authority',
+    code: 'tls.authority.replaced',
+    params: { fingerprint: replacement.previousRootFingerprint },
+    title: 'Trust the box again on each device',
+    body: `The box replaced its certificate authority: the old root could vouch for any name. Remove the old root (${replacement.previousRootFingerprint}) from each device that trusted it, then trust the new one.`,
+    level: 'warning',
+    link: '/app/org.service.control-panel/certificates',
+  };
 }
 
 const maintainIntervalMs = 60 * 60 * 1000;
@@ -27,7 +45,9 @@ export const tlsMaintainTask = 'tls.maintain';
 
 export type TlsArea = ReturnType<typeof createTlsArea>;
 
-const secureContextOf = (presented: PresentedCertificate) => ({ cert: presented.chainPem, key: presented.privateKeyPem });
+/** Every context the server gets, the first and each swapped in: setSecureContext keeps no option of the one before. */
+const secureContextOf = (presented: PresentedCertificate) =>
+  ({ cert: presented.chainPem, key: presented.privateKeyPem, minVersion: 'TLSv1.2', ciphers: nodeCipherList }) as const;
 
 /** Builds the TLS area: the authority and certificates in `<data dir>/tls`, their upkeep, and the daemon's server. */
 export function createTlsArea(deps: TlsAreaDeps) {
@@ -46,6 +66,11 @@ export function createTlsArea(deps: TlsAreaDeps) {
       httpsServer?.setSecureContext(secureContextOf(presented));
       for (const listener of presentedListeners) listener(presented);
     },
+    authorityReplaced: (replacement) => {
+      deps
+        .notifyAdministrators?.(replacementNotification(replacement))
+        .catch((err: unknown) => deps.logger.warn('administrators were not told of the replaced authority', { component: 'tls', error: String(err) }));
+    },
   });
   // A box made its authority and certificate before listening: the first check can wait an interval.
   deps.scheduler.every(tlsMaintainTask, maintainIntervalMs, () => service.maintain(), { delayFirst: true });
@@ -58,9 +83,13 @@ export function createTlsArea(deps: TlsAreaDeps) {
     scheme: deps.https ? 'https' : 'http',
     /** The daemon's server: HTTPS with the presented certificate, or plain HTTP. */
     async createServer(app: Express): Promise<Server> {
-      if (!deps.https) return createHttpServer(app);
+      // An authority already made is loaded at start over HTTP too: one of the old kind is replaced now, not at its first use.
+      if (!deps.https) {
+        if (store.rootPem() !== null) await service.ready();
+        return createHttpServer(app);
+      }
       await service.ready();
-      httpsServer = createHttpsServer({ ...secureContextOf(service.presented()), minVersion: 'TLSv1.2' }, app);
+      httpsServer = createHttpsServer(secureContextOf(service.presented()), app);
       return httpsServer;
     },
   };

@@ -1,12 +1,18 @@
 import { createPrivateKey } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
 import { secretFile } from '../../core/secret-file.ts';
 import type { AuthorityMaterial, IssuedMaterial } from './authority.ts';
+import type { RevokedEntry } from './crl.ts';
 
 export interface TlsStoreSettings {
   extraNames: string[];
   nextIssuedId: number;
+  /** Kept after the box replaced an authority made before its root was constrained: the web warns to trust again. */
+  replacedAuthority?: TlsAuthorityReplacement | null;
+  /** Serials of revoked device certificates: they stay on the revocation list even once removed from the list of issued ones. */
+  revoked?: RevokedEntry[];
 }
 
 /** An issued certificate as kept: never its key. */
@@ -17,6 +23,14 @@ export interface IssuedRecord {
 }
 
 const defaultSettings: TlsStoreSettings = { extraNames: [], nextIssuedId: 1 };
+
+const pickAuthority = (a: AuthorityMaterial): AuthorityMaterial => ({
+  rootPem: a.rootPem,
+  intermediatePem: a.intermediatePem,
+  intermediateKeyPem: a.intermediateKeyPem,
+  localDomain: a.localDomain,
+  scope: a.scope,
+});
 
 /** Everything the folder holds, keys in the clear: what a backup carries (encrypted by the backup's own password). */
 export interface TlsSnapshot {
@@ -44,9 +58,16 @@ export class TlsStore {
     this.secret = secretFile(secretPath);
   }
 
+  /** The authority; a root key an older version kept in the file is never read (see holdsRootKey). */
   readAuthority(): AuthorityMaterial | null {
     const stored = this.read<AuthorityMaterial>('authority.json');
-    return stored && { ...stored, rootKeyPem: this.decrypt(stored.rootKeyPem), intermediateKeyPem: this.decrypt(stored.intermediateKeyPem) };
+    return stored && { ...pickAuthority(stored), intermediateKeyPem: this.decrypt(stored.intermediateKeyPem) };
+  }
+
+  /** Whether the file still holds a root key, as versions before the constrained root kept it: the authority is then replaced. */
+  holdsRootKey(): boolean {
+    const stored = this.read<Record<string, unknown>>('authority.json');
+    return stored !== null && 'rootKeyPem' in stored;
   }
 
   /** The root certificate alone, without decrypting any key. */
@@ -58,8 +79,9 @@ export class TlsStore {
     this.write('authority.json', this.sealedAuthority(authority));
   }
 
+  /** Only the authority's own fields: a root key that came along (an old backup) is never written. */
   private sealedAuthority(authority: AuthorityMaterial): AuthorityMaterial {
-    return { ...authority, rootKeyPem: this.encrypt(authority.rootKeyPem), intermediateKeyPem: this.encrypt(authority.intermediateKeyPem) };
+    return { ...pickAuthority(authority), intermediateKeyPem: this.encrypt(authority.intermediateKeyPem) };
   }
 
   private sealed(material: IssuedMaterial): IssuedMaterial {

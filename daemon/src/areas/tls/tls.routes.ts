@@ -8,10 +8,16 @@ export function tlsHandlers(tls: TlsService): AreaHandlers<typeof tlsRoutes> {
     createAuthority: ({ body }) => tls.createAuthority(body),
     setCustom: ({ body }) => tls.setCustom(body),
     clearCustom: () => tls.clearCustom(),
-    issue: ({ body }) => tls.issue(body),
-    removeIssued: ({ params }) => tls.removeIssued(params.id),
+    issue: ({ body }) => tls.devices.issue(body),
+    removeIssued: ({ params }) => tls.devices.remove(params.id),
+    revokeIssued: ({ params }) => tls.devices.revoke(params.id),
+    revocationList: async ({ res }) => {
+      const pem = await tls.devices.revocationList();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('application/x-pem-file').send(pem);
+    },
     issuedPem: async ({ params, res }) => {
-      const pem = await tls.issuedPem(params.id);
+      const pem = await tls.devices.pem(params.id);
       res.setHeader('Content-Disposition', `attachment; filename="certificate-${params.id}.pem"`);
       res.type('application/x-pem-file').send(pem);
     },

@@ -104,7 +104,7 @@ describe('tls service: the box certificate', function () {
 
   it('issues a device certificate sent while the authority is replaced from the authority that follows', async () => {
     await service.ready();
-    const [settings, issued] = await Promise.all([service.createAuthority({}), service.issue({ names: ['printer.local'] })]);
+    const [settings, issued] = await Promise.all([service.createAuthority({}), service.devices.issue({ names: ['printer.local'] })]);
     const intermediate = new X509Certificate(store.readAuthority()!.intermediatePem);
     expect(settings.authority.intermediate.sha256Fingerprint).to.equal(intermediate.fingerprint256);
     expect(new X509Certificate(issued.certificate).verify(intermediate.publicKey)).to.equal(true);

@@ -1,20 +1,15 @@
 import { X509Certificate } from 'node:crypto';
-import type {
-  CreateAuthorityRequest,
-  CustomCertificateRequest,
-  IssueCertificateRequest,
-  IssuedCertificateFiles,
-  TlsSettings,
-} from '../../../../shared/src/api/tls.ts';
-import { tlsLimits } from '../../../../shared/src/api/tls.ts';
+import type { CreateAuthorityRequest, CustomCertificateRequest, TlsAuthorityReplacement, TlsSettings } from '../../../../shared/src/api/tls.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { createAuthority, issueServerCertificate, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
+import { createAuthority, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
 import { automaticNames, type HostIdentity } from './box-names.ts';
 import { checkCustomCertificate } from './custom-certificate.ts';
-import { describe, namesOf } from './pki.ts';
+import { DeviceCertificates } from './device-certificates.ts';
+import { describe, loggedFacts, namesOf } from './pki.ts';
 import { inScope } from './scope.ts';
+import { isValidLocalDomain } from './local-domain.ts';
 import type { TlsStore } from './tls-store.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -39,6 +34,8 @@ export interface TlsServiceDeps {
   https: boolean;
   /** Called whenever the presented certificate changes (the server swaps it). */
   presentedChanged: (presented: PresentedCertificate) => void;
+  /** Called once the box replaced an authority made before its root was constrained (administrators are told). */
+  authorityReplaced?: (replacement: TlsAuthorityReplacement) => void;
 }
 
 /** The box's certificate authority, its own certificate, the uploaded one and those issued for other devices. */
@@ -47,7 +44,21 @@ export class TlsService {
   private box: IssuedMaterial | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: TlsServiceDeps) {}
+  /** Certificates for other devices (their own module, sharing this service's queue and authority). */
+  readonly devices: DeviceCertificates;
+
+  constructor(private readonly deps: TlsServiceDeps) {
+    this.devices = new DeviceCertificates({
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      ready: () => this.ready(),
+      exclusive: (work) => this.exclusive(work),
+      authority: () => this.current(),
+      sign: (names, lifetimeDays) => this.signed(names, lifetimeDays),
+      boxNames: () => this.wantedNames(),
+    });
+  }
 
   /** Loads or makes the authority and the box's certificate; later calls wait for the first. */
   ready(): Promise<void> {
@@ -56,6 +67,7 @@ export class TlsService {
       this.authority = this.deps.store.readAuthority();
       this.box = this.deps.store.readBox();
       if (!this.authority) await this.replaceAuthority(defaultLocalDomain);
+      else if (this.deps.store.holdsRootKey() || outdatedAuthority(this.authority)) await this.replaceOutdated(this.authority);
       else await this.renewIfDue();
     });
   }
@@ -73,11 +85,12 @@ export class TlsService {
         intermediate: describe(authority.intermediatePem),
         scope: authority.scope,
         localDomain: authority.localDomain,
+        replaced: this.deps.store.settings().replacedAuthority ?? null,
       },
       names: { automatic: this.automatic(), extra: this.deps.store.settings().extraNames },
       box: describe(this.box!.certificatePem),
       custom: custom && describe(custom.certificatePem),
-      issued: this.deps.store.listIssued().map((r) => ({ id: r.id, createdAt: r.createdAt, ...describe(r.certificatePem) })),
+      issued: this.devices.list(),
     };
   }
 
@@ -117,7 +130,7 @@ export class TlsService {
     const chain = checkCustomCertificate(request.certificate, request.privateKey, this.deps.clock.now());
     const chainPem = chain.map((c) => c.toString()).join('');
     this.deps.store.writeCustom({ certificatePem: chainPem, privateKeyPem: request.privateKey });
-    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...this.logged(chainPem) });
+    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...loggedFacts(chainPem) });
     this.deps.presentedChanged(this.presented());
     return this.settings();
   }
@@ -154,35 +167,6 @@ export class TlsService {
     const cert = new X509Certificate(certificatePem);
     const intermediate = new X509Certificate(this.current().intermediatePem);
     return cert.checkIssued(intermediate) && cert.verify(intermediate.publicKey);
-  }
-
-  async issue(request: IssueCertificateRequest): Promise<IssuedCertificateFiles> {
-    await this.ready();
-    const { id, issued } = await this.exclusive(async () => {
-      const issued = await this.signed(request.names, request.lifetimeDays ?? tlsLimits.lifetimeDaysMax);
-      const settings = this.deps.store.settings();
-      this.deps.store.writeSettings({ ...settings, nextIssuedId: settings.nextIssuedId + 1 });
-      this.deps.store.writeIssued({
-        id: settings.nextIssuedId,
-        createdAt: new Date(this.deps.clock.now()).toISOString(),
-        certificatePem: issued.certificatePem,
-      });
-      return { id: settings.nextIssuedId, issued };
-    });
-    this.deps.logger.info('certificate issued for a device', { component: 'tls', id, ...this.logged(issued.certificatePem) });
-    return { id, certificate: issued.certificatePem, chain: issued.chainPem, privateKey: issued.privateKeyPem, info: describe(issued.certificatePem) };
-  }
-
-  async removeIssued(id: number): Promise<void> {
-    if (!this.deps.store.removeIssued(id)) throw new ProblemError('tls.issued.not_found', { id });
-    this.deps.logger.info('issued certificate removed from the list', { component: 'tls', id });
-  }
-
-  async issuedPem(id: number): Promise<string> {
-    await this.ready();
-    const record = this.deps.store.readIssued(id);
-    if (!record) throw new ProblemError('tls.issued.not_found', { id });
-    return record.certificatePem + this.current().intermediatePem;
   }
 
   /** The scheduled check: renews the box's certificate when due or when the box's own names changed; drops back from an ended upload. */
@@ -234,11 +218,30 @@ export class TlsService {
     if (outside !== undefined) throw new ProblemError('tls.name.out_of_scope', { name: outside });
   }
 
+  /**
+   * An authority made before the root carried the scope's name constraints (or whose root key was
+   * kept) could vouch for any name on every device that trusts it: it is replaced, never widened or
+   * kept, and the replacement is remembered so the web asks to remove the old root and trust the new.
+   */
+  private async replaceOutdated(old: AuthorityMaterial): Promise<void> {
+    const previousRootFingerprint = new X509Certificate(old.rootPem).fingerprint256;
+    this.deps.logger.warn('certificate authority made before name constraints on its root: replacing it', {
+      component: 'tls',
+      previousRootFingerprint,
+    });
+    // A local domain that today's rules refuse would keep the box from starting: the default then.
+    const localDomain = isValidLocalDomain(old.localDomain) ? old.localDomain : defaultLocalDomain;
+    await this.replaceAuthority(localDomain);
+    const replacement = { replacedAt: new Date(this.deps.clock.now()).toISOString(), previousRootFingerprint };
+    this.deps.store.writeSettings({ ...this.deps.store.settings(), replacedAuthority: replacement });
+    this.deps.authorityReplaced?.(replacement);
+  }
+
   private async replaceAuthority(localDomain: string): Promise<void> {
     const authority = await createAuthority({ now: this.deps.clock.now(), hostname: this.deps.host().hostname, localDomain });
     this.deps.store.writeAuthority(authority);
     this.authority = authority;
-    this.deps.logger.info('certificate authority replaced', { component: 'tls', localDomain, scope: authority.scope, ...this.logged(authority.rootPem) });
+    this.deps.logger.info('certificate authority replaced', { component: 'tls', localDomain, scope: authority.scope, ...loggedFacts(authority.rootPem) });
     await this.reissueBox('new authority');
   }
 
@@ -246,7 +249,7 @@ export class TlsService {
     const box = await issueServerCertificate(this.current(), this.wantedNames(), { now: this.deps.clock.now(), lifetimeDays: boxLifetimeDays });
     this.deps.store.writeBox(box);
     this.box = box;
-    this.deps.logger.info('box certificate issued', { component: 'tls', reason, ...this.logged(box.certificatePem) });
+    this.deps.logger.info('box certificate issued', { component: 'tls', reason, ...loggedFacts(box.certificatePem) });
     this.deps.presentedChanged(this.presented());
   }
 
@@ -265,12 +268,6 @@ export class TlsService {
     if (!due && have === want && issuedByCurrent) return false;
     await this.reissueBox(due ? 'renewal' : 'names changed');
     return true;
-  }
-
-  /** What a log entry tells of a certificate: never a key. */
-  private logged(pem: string): Record<string, unknown> {
-    const info = describe(pem);
-    return { subject: info.subject, names: info.names, notAfter: info.notAfter, sha256Fingerprint: info.sha256Fingerprint };
   }
 
   /** One change at a time: the files and the presented certificate stay consistent. */

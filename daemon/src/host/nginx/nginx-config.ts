@@ -1,3 +1,5 @@
+import { tls12Ciphers } from '../../core/tls-ciphers.ts';
+
 /** One proxy host as nginx serves it; `certificate` names files beside nginx.conf (`<name>.crt`, `<name>.key`). */
 export interface NginxProxyHost {
   id: number;
@@ -211,6 +213,9 @@ export function renderNginxConfig(plan: NginxPlan): string {
     'proxy_buffering off;',
     'proxy_request_buffering off;',
     'ssl_protocols TLSv1.2 TLSv1.3;',
+    // The daemon's own HTTPS offers the same: ECDHE with AES-GCM or ChaCha20 for TLS 1.2, the client's choice among them.
+    `ssl_ciphers ${tls12Ciphers.join(':')};`,
+    'ssl_prefer_server_ciphers off;',
     'server_names_hash_bucket_size 128;',
     ...block('map $http_upgrade $cellar_connection_upgrade', ['default upgrade;', '\'\' "";']),
     ...cookieMap(plan.signInCookie),
