@@ -49,6 +49,12 @@ export interface BackupSummary {
   expiresAt: string;
 }
 
+/** Entries of one restored part that were not applied, by name (an app this box has not installed). */
+export interface SkippedByPart {
+  part: BackupPartName;
+  names: string[];
+}
+
 export interface RestoreBackupRequest {
   backupId: string;
   parts: BackupPartName[];
@@ -61,6 +67,8 @@ export interface RestoreResult {
   sharesWithoutDataset: MissingDataset[];
   /** Parts whose rows were restored but whose host effects (accounts, Samba, files) failed; the log says which command. */
   hostFailed: BackupPartName[];
+  /** What a restored part left out because this box lacks it (apps not installed here, by name); only parts that left something out. */
+  skipped: SkippedByPart[];
   /** The daemon restarts right after this answer; pages reconnect. */
   restarting: true;
 }
@@ -98,6 +106,10 @@ const fileErrors = [
   'backup.password.wrong',
   'backup.part.invalid',
   'backup.ssh.key_invalid',
+  'backup.share.folder_refused',
+  'backup.account.reserved',
+  'backup.group.built_in',
+  'fs.path.invalid',
   'tls.domain.public',
   'host.tool.missing',
 ] as const;
@@ -158,6 +170,16 @@ export const backupRoutes = {
       sharesWithoutDataset: Joi.array().items(missingDataset).required(),
       hostFailed: Joi.array()
         .items(Joi.string().valid(...backupPartNames))
+        .required(),
+      skipped: Joi.array()
+        .items(
+          Joi.object<SkippedByPart, true>({
+            part: Joi.string()
+              .valid(...backupPartNames)
+              .required(),
+            names: Joi.array().items(Joi.string()).required(),
+          }).id('SkippedByPart'),
+        )
         .required(),
       restarting: Joi.boolean().valid(true).required(),
     }).id('RestoreResult'),

@@ -26,12 +26,13 @@ async function columnsOf(db: Sequelize, table: string): Promise<Column[]> {
 /**
  * Checks rows from a backup against the table as this box has it: known columns only, scalar
  * values of the column's type, required columns present. A backup of an older version may lack
- * columns that have a default.
+ * columns that have a default. A part that exports some columns of a table names them in `only`:
+ * its rows are checked against those alone (the others are this box's, never the backup's).
  */
-export async function checkRows(db: Sequelize, part: string, table: string, rows: unknown): Promise<Row[]> {
+export async function checkRows(db: Sequelize, part: string, table: string, rows: unknown, only?: readonly string[]): Promise<Row[]> {
   const invalid = (detail: string) => new ProblemError('backup.part.invalid', { part }, { detail: `${table}: ${detail}` });
   if (!Array.isArray(rows)) throw invalid('not a list of rows');
-  const columns = new Map((await columnsOf(db, table)).map((c) => [c.name, c]));
+  const columns = new Map((await columnsOf(db, table)).filter((c) => !only || only.includes(c.name)).map((c) => [c.name, c]));
   const required = [...columns.values()].filter((c) => c.notnull && c.dflt_value === null && !(c.pk && c.type === 'INTEGER'));
   for (const row of rows as unknown[]) {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) throw invalid('a row is not an object');
