@@ -78,7 +78,7 @@ export function sharesBackupPart(deps: SharesBackupDeps): BackupPart<SharesBacku
  * there); in development mode, a folder outside the host's own trees. Nowhere in the data
  * directory, and no share inside another. Checked on the real path, so a link leads nowhere else.
  */
-async function checkFolders(shares: readonly Row[], deps: SharesBackupDeps): Promise<void> {
+export async function checkFolders(shares: readonly Row[], deps: Pick<SharesBackupDeps, 'mode' | 'dataDir' | 'datasets'>): Promise<void> {
   const dataReal = await realpath(deps.dataDir).catch(() => path.resolve(deps.dataDir));
   const pools = deps.mode === 'box' ? await deps.datasets.sharePools() : [];
   const seen: string[] = [];
