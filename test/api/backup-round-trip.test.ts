@@ -181,14 +181,19 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     expect(bob.state).to.equal('totpRequired');
   });
 
-  it('restores the apps part onto a box without the app: it says which app it left out', async () => {
+  it('restores onto a box without the app, naming it as left out; the app installed afterwards for everybody opens to a plain user', async () => {
     const c = await startTestDaemon({}, options(sshDir()));
     try {
-      const adminC = await c.signIn();
+      let adminC = await c.signIn();
       const summary = await inspect(adminC);
-      const result = await adminC.api.backup.restore({ body: { backupId: summary.backupId, parts: ['shares', 'apps'] } });
+      const result = await adminC.api.backup.restore({ body: { backupId: summary.backupId, parts: ['users', 'groups', 'permissions', 'shares', 'apps'] } });
       expect(result.skipped).to.deep.equal([{ part: 'apps', names: [example.name] }]);
+      adminC = await c.signIn('admin', adminPassword);
       expect((await adminC.api.apps.list()).apps).to.deep.equal([]);
+      // Installed after the restore, for everybody (the default): bob, a plain restored user, may use it.
+      await installApp(adminC, storageApp());
+      const grants = await adminC.api.apps.grants({ params: { appId: example.id } });
+      expect(grants.result.find((r) => r.username === 'bob')).to.include({ allowed: true, via: 'group' });
     } finally {
       await c.close();
     }
