@@ -31,7 +31,7 @@ async function stateOf(c: TestClient): Promise<Record<string, unknown>> {
     shares: shares.map(({ availableBytes: _free, ...share }) => share),
     shareGrants: await Promise.all(shares.map((s) => c.api.shares.grants({ params: { shareId: s.id } }))),
     storageSchedules: await c.api.storage.schedules(),
-    homes: (await c.api.homes.overview()).settings,
+    homes: await c.api.homes.overview().then((h) => ({ homePool: h.homePool, defaultQuotaBytes: h.defaultQuotaBytes, homes: h.homes })),
     region: await c.api.system.region(),
     boxName: (await c.api.system.setup()).boxName,
     tls: { authority: tls.authority, custom: tls.custom, issued: tls.issued, presented: tls.presented },

@@ -13,7 +13,28 @@ export function overlaps(a: string, b: string): boolean {
  * The host's own trees: a share there (or above one, like `/` or `/var`) would put users' ACLs and
  * Samba over the system's configuration, programs and state (`/etc/shadow`, `/root/.ssh`).
  */
-const systemTrees = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/dev', '/proc', '/sys', '/run', '/root', '/var/lib', '/var/log', '/var/cache', '/var/spool', '/var/backups', '/var/mail'];
+const systemTrees = [
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/boot',
+  '/dev',
+  '/proc',
+  '/sys',
+  '/run',
+  '/root',
+  '/var/lib',
+  '/var/log',
+  '/var/cache',
+  '/var/spool',
+  '/var/backups',
+  '/var/mail',
+];
 
 /** Whether a real path is one of the host's own trees, inside one, or holds one. */
 export function isSystemFolder(real: string): boolean {
