@@ -55,7 +55,6 @@ export async function checkHostFolder(hostPath: string, dataDir: string, otherSh
     throw new ProblemError('fs.share.folder_invalid', { reason: 'missing' });
   }
   if (!(await stat(real)).isDirectory()) throw new ProblemError('fs.share.folder_invalid', { reason: 'notFolder' });
-  if (isSystemFolder(real)) throw new ProblemError('fs.share.folder_invalid', { reason: 'system' });
   // Recycle bins live in `.cellar-trash` folders beside shares: a share there would reach into other shares' bins.
   if (real.split(path.sep).includes(trashFolderName)) throw new ProblemError('fs.share.folder_invalid', { reason: 'recycleBin' });
   const dataReal = await realpath(dataDir).catch(() => path.resolve(dataDir));
@@ -63,6 +62,7 @@ export async function checkHostFolder(hostPath: string, dataDir: string, otherSh
     throw new ProblemError('fs.share.folder_overlaps', { shareId: null }, { detail: 'The folder overlaps the data directory of the box' });
   const other = otherShares.find((s) => overlaps(real, s.hostPath));
   if (other) throw new ProblemError('fs.share.folder_overlaps', { shareId: other.id });
+  if (isSystemFolder(real)) throw new ProblemError('fs.share.folder_invalid', { reason: 'system' });
   return real;
 }
 
