@@ -100,6 +100,21 @@ describe('configuration backup: what a crafted backup cannot restore', function 
     expect(err.problem.params).to.deep.equal({ name: 'wheel' });
   });
 
+  it('refuses rows that would collide in their table (a restore would fail halfway): two users with one uid, two groups with one name', async () => {
+    let err = await expectProblem(
+      inspect(crafted((p) => p.users.users.push({ ...rowOf(p.users.users, 'username', 'mallory'), id: 98, username: 'trudy' }))),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('same uid');
+    err = await expectProblem(
+      inspect(crafted((p) => p.groups.groups.push({ ...rowOf(p.groups.groups, 'name', 'friends'), id: 98, gid: 39998 }))),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('same name');
+  });
+
   it('the crafted backup of issue 27 (a share over /etc for mallory, a user sshd, a group sudo) touches nothing; the real one restores', async () => {
     const attack = crafted((p) => {
       rowOf(p.shares.shares, 'name', 'Family').host_path = '/etc';
