@@ -144,6 +144,7 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     expect(summary.parts.map((p) => p.name)).to.deep.equal([...backupPartNames]);
     for (const part of summary.parts) {
       expect(part.restorable, part.name).to.equal(true);
+      expect(part.skipped, part.name).to.equal(undefined);
       // A part with nothing in it proves nothing here: a new part needs its area filled above.
       expect(
         Object.values(part.counts).some((n) => n > 0),
@@ -186,6 +187,8 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     try {
       let adminC = await c.signIn();
       const summary = await inspect(adminC);
+      // Said before the restore too, on the part.
+      expect(summary.parts.find((p) => p.name === 'apps')?.skipped).to.deep.equal([example.name]);
       const result = await adminC.api.backup.restore({ body: { backupId: summary.backupId, parts: ['users', 'groups', 'permissions', 'shares', 'apps'] } });
       expect(result.skipped).to.deep.equal([{ part: 'apps', names: [example.name] }]);
       adminC = await c.signIn('admin', adminPassword);

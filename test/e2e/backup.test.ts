@@ -109,6 +109,7 @@ describe('e2e: backup and restore in the Control Panel', function () {
 
     await inspect(file);
     const apps = panel.getByRole('checkbox', { name: new RegExp(backupEn['controlPanel.backup.part.apps']) });
+    await panel.getByText(fill(backupEn['controlPanel.backup.notHere'], { names: example.name })).waitFor();
     await apps.check();
     await panel.getByRole('button', { name: backupEn['controlPanel.backup.restore.submit'] }).click();
     await panel

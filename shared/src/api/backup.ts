@@ -30,6 +30,8 @@ export interface BackupPartSummary {
   counts: Record<string, number>;
   /** Whether this box can restore the part (false for a part of a newer version). */
   restorable: boolean;
+  /** What a restore of the part onto this box would leave out, by name (apps it has not installed); absent when nothing. */
+  skipped?: string[];
 }
 
 /** A share of the backup whose dataset (or folder) this box does not have. */
@@ -90,6 +92,7 @@ export const backupSummarySchema = Joi.object<BackupSummary, true>({
         name: Joi.string().required(),
         counts: Joi.object().pattern(Joi.string(), Joi.number().integer().min(0)).required(),
         restorable: Joi.boolean().required(),
+        skipped: Joi.array().items(Joi.string()),
       }),
     )
     .required(),

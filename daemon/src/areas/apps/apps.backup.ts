@@ -53,7 +53,10 @@ export function appsBackupPart(deps: { db: Sequelize }): BackupPart<AppsBackup> 
       const names = value.names ?? {};
       if (typeof names !== 'object' || names === null || !Object.values(names).every((n) => typeof n === 'string' && n.length <= 200))
         throw invalid('the app names are not a list of names');
-      return { data: { apps, mappings, names: names as Record<string, string> }, counts: { apps: apps.length, storageMappings: mappings.length } };
+      const data = { apps, mappings, names: names as Record<string, string> };
+      const installed = new Set((await db.query<{ id: string }>('SELECT id FROM apps', { type: QueryTypes.SELECT })).map((r) => r.id));
+      const skipped = apps.filter((a) => !installed.has(String(a.id))).map((a) => nameOf(data, a.id));
+      return { data, counts: { apps: apps.length, storageMappings: mappings.length }, skipped };
     },
     async restore(data, transaction) {
       const rows = await db.query<{ id: string; manifest: string }>('SELECT id, manifest FROM apps', { type: QueryTypes.SELECT, transaction });

@@ -67,9 +67,9 @@ export class BackupService {
         summaries.push({ name, counts: {}, restorable: false });
         continue;
       }
-      const { data, counts } = await part.inspect(raw);
+      const { data, counts, skipped } = await part.inspect(raw);
       checked.set(name, data);
-      summaries.push({ name, counts, restorable: true });
+      summaries.push({ name, counts, restorable: true, ...(skipped?.length ? { skipped } : {}) });
     }
     const shares = checked.get('shares');
     const sharesWithoutDataset = shares === undefined ? [] : await this.deps.sharesWithoutDataset(shares);
