@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import backupEn from '../../web/src/apps/control-panel/backup/i18n/en.json' with { type: 'json' };
+import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import { readBackup, writeBackup } from '../../shared/src/backup/backup-file.ts';
+import { fill } from '../helpers/app-packages.ts';
 import { controlsPastViewport, openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
-import type { TestDaemon } from '../helpers/daemon.ts';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { example, installApp, storageApp } from '../helpers/storage-apps.ts';
 
 describe('e2e: backup and restore in the Control Panel', function () {
   this.timeout(120_000);
@@ -69,6 +73,52 @@ describe('e2e: backup and restore in the Control Panel', function () {
     expect(await api.system.region()).to.deep.equal({ language: 'de', region: 'AT' });
     expect(restarts).to.equal(1);
     expect(await controlsPastViewport(p)).to.deep.equal([]);
+    await context.close();
+  });
+
+  it("says why a crafted backup cannot be restored, and names the apps of another box's backup that this box has not installed", async () => {
+    const password = 'a long backup passphrase';
+    // Another box with an app installed makes the backup.
+    const other = await startTestDaemon();
+    let file: Buffer;
+    try {
+      const otherAdmin = await other.signIn();
+      await installApp(otherAdmin, storageApp());
+      file = Buffer.from(await (await otherAdmin.api.backup.create({ body: { password } })).arrayBuffer());
+    } finally {
+      await other.close();
+    }
+    const content = await readBackup(file, password);
+    const users = (content.parts.users as { users: Row[] }).users;
+    (users[0] as Row).username = 'sshd';
+    const crafted = await writeBackup(content, password);
+
+    const { context, panel } = await openControlPanelSection(browser, box, 'backup');
+    const inspect = async (buffer: Buffer) => {
+      await panel
+        .getByLabel(backupEn['controlPanel.backup.file'], { exact: true })
+        .setInputFiles({ name: 'box.cellarbackup', mimeType: 'application/octet-stream', buffer });
+      await panel.getByLabel(backupEn['controlPanel.backup.password'], { exact: true }).nth(1).fill(password);
+      await panel.getByRole('button', { name: backupEn['controlPanel.backup.inspect.submit'] }).click();
+    };
+    await inspect(crafted);
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: fill(backupEn['error.backup.account.reserved'], { name: 'sshd' }) })
+      .waitFor();
+
+    await inspect(file);
+    const apps = panel.getByRole('checkbox', { name: new RegExp(backupEn['controlPanel.backup.part.apps']) });
+    await panel.getByText(fill(backupEn['controlPanel.backup.notHere'], { names: example.name })).waitFor();
+    await apps.check();
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.restore.submit'] }).click();
+    await panel
+      .page()
+      .getByRole('dialog', { name: backupEn['controlPanel.backup.confirm.title'] })
+      .getByRole('button', { name: backupEn['controlPanel.backup.confirm.submit'] })
+      .click();
+    await panel.getByRole('status').filter({ hasText: backupEn['controlPanel.backup.restored'] }).waitFor();
+    await panel.getByText(fill(backupEn['controlPanel.backup.skipped'], { names: example.name })).waitFor();
     await context.close();
   });
 });

@@ -46,6 +46,23 @@ export class SystemAccounts {
     return (await this.runner.read(['getent', 'group', name], { allowFailure: true })).exitCode === 0;
   }
 
+  /** The uid of a host account, or null when there is none (always in development mode, where none are real). */
+  async userId(username: string): Promise<number | null> {
+    return this.idOf('passwd', username);
+  }
+
+  /** The gid of a host group, or null when there is none (always in development mode). */
+  async groupId(name: string): Promise<number | null> {
+    return this.idOf('group', name);
+  }
+
+  private async idOf(database: 'passwd' | 'group', name: string): Promise<number | null> {
+    if (!this.runner.apply) return null;
+    const r = await this.runner.read(['getent', database, name], { allowFailure: true });
+    const id = Number(r.stdout.split(':')[2]);
+    return r.exitCode === 0 && Number.isSafeInteger(id) ? id : null;
+  }
+
   /** The SMB and SFTP groups, made once at start (groupadd -f succeeds when they exist). */
   async ensureProtocolGroups(): Promise<void> {
     for (const name of Object.values(protocolGroups)) await this.runner.run(['groupadd', '--force', '--system', name]);

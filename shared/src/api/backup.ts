@@ -30,6 +30,8 @@ export interface BackupPartSummary {
   counts: Record<string, number>;
   /** Whether this box can restore the part (false for a part of a newer version). */
   restorable: boolean;
+  /** What a restore of the part onto this box would leave out, by name (apps it has not installed); absent when nothing. */
+  skipped?: string[];
 }
 
 /** A share of the backup whose dataset (or folder) this box does not have. */
@@ -49,6 +51,12 @@ export interface BackupSummary {
   expiresAt: string;
 }
 
+/** Entries of one restored part that were not applied, by name (an app this box has not installed). */
+export interface SkippedByPart {
+  part: BackupPartName;
+  names: string[];
+}
+
 export interface RestoreBackupRequest {
   backupId: string;
   parts: BackupPartName[];
@@ -61,6 +69,8 @@ export interface RestoreResult {
   sharesWithoutDataset: MissingDataset[];
   /** Parts whose rows were restored but whose host effects (accounts, Samba, files) failed; the log says which command. */
   hostFailed: BackupPartName[];
+  /** What a restored part left out because this box lacks it (apps not installed here, by name); only parts that left something out. */
+  skipped: SkippedByPart[];
   /** The daemon restarts right after this answer; pages reconnect. */
   restarting: true;
 }
@@ -82,6 +92,7 @@ export const backupSummarySchema = Joi.object<BackupSummary, true>({
         name: Joi.string().required(),
         counts: Joi.object().pattern(Joi.string(), Joi.number().integer().min(0)).required(),
         restorable: Joi.boolean().required(),
+        skipped: Joi.array().items(Joi.string()),
       }),
     )
     .required(),
@@ -98,6 +109,10 @@ const fileErrors = [
   'backup.password.wrong',
   'backup.part.invalid',
   'backup.ssh.key_invalid',
+  'backup.share.folder_refused',
+  'backup.account.reserved',
+  'backup.group.built_in',
+  'fs.path.invalid',
   'tls.domain.public',
   'host.tool.missing',
 ] as const;
@@ -158,6 +173,16 @@ export const backupRoutes = {
       sharesWithoutDataset: Joi.array().items(missingDataset).required(),
       hostFailed: Joi.array()
         .items(Joi.string().valid(...backupPartNames))
+        .required(),
+      skipped: Joi.array()
+        .items(
+          Joi.object<SkippedByPart, true>({
+            part: Joi.string()
+              .valid(...backupPartNames)
+              .required(),
+            names: Joi.array().items(Joi.string()).required(),
+          }).id('SkippedByPart'),
+        )
         .required(),
       restarting: Joi.boolean().valid(true).required(),
     }).id('RestoreResult'),

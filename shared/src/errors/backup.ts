@@ -20,5 +20,20 @@ export const backupErrors = defineErrors({
     params: ['backupId'],
   },
   'backup.restore.running': { status: 409, title: 'A restore runs already: the daemon restarts after it' },
+  'backup.share.folder_refused': {
+    status: 400,
+    title: "A share of the backup has a folder where this box makes no share (the system's folders, its data, outside its pools)",
+    params: ['share', 'reason'],
+  },
+  'backup.account.reserved': {
+    status: 400,
+    title: 'A user or group of the backup has a name that belongs to the system',
+    params: ['kind', 'name'],
+  },
+  'backup.group.built_in': {
+    status: 400,
+    title: "The backup's built-in groups are not this box's",
+    params: ['name'],
+  },
   'backup.part.not_in_backup': { status: 400, title: 'A chosen part is not in the backup', params: ['parts'] },
 });

@@ -9,10 +9,12 @@ import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { boxDeployment } from '../../host/file-services/box-deployment.ts';
 import { SshHostKeys } from '../../host/ssh-host-keys.ts';
+import { systemPool } from '../../host/installer/install-plan.ts';
+import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { appsBackupPart } from '../apps/apps.backup.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
 import { permissionsBackupPart } from '../permissions/permissions.backup.ts';
-import { sharesBackupPart, sharesWithoutDataset, type SharesBackup } from '../shares/shares.backup.ts';
+import { sharesBackupPart, sharesWithoutDataset, type BoxDatasets, type SharesBackup } from '../shares/shares.backup.ts';
 import { storageBackupPart } from '../storage/storage.backup.ts';
 import { regionBackupPart } from '../system/region.backup.ts';
 import type { SystemService } from '../system/system.service.ts';
@@ -73,10 +75,17 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
       // The same key file the auth area seals with: secrets leave opened and come back sealed.
       cipher: TotpCipher.fromKeyFile(path.join(deps.config.dataDir, 'totp-key')),
       secrets: new AccountSecrets(runner, { smbConf: options.smbConf ?? null }),
+      accounts,
     }),
     groupsBackupPart({ db, accounts }),
     permissionsBackupPart({ db, accounts, rightHolders: (right) => deps.identity.rightHolders(right) }),
-    sharesBackupPart({ db, changed: deps.fileServicesChanged }),
+    sharesBackupPart({
+      db,
+      changed: deps.fileServicesChanged,
+      mode: deps.config.mode,
+      dataDir: deps.config.dataDir,
+      datasets: boxDatasets(new ZfsDriver(runner)),
+    }),
     storageBackupPart({ db }),
     regionBackupPart({ db, system: deps.system }),
     sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger, runner }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
@@ -94,4 +103,16 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
     restart: deps.options.restart ?? (() => logger.warn('a restore asked for a restart, and nothing restarts this daemon', { component: 'backup' })),
   });
   return { backup };
+}
+
+/** This box's pools and datasets as zfs reports them (read on a box only: shares check them in box mode). */
+function boxDatasets(zfs: ZfsDriver): BoxDatasets {
+  return {
+    sharePools: async () => (await zfs.listPools()).map((p) => p.name).filter((name) => name !== systemPool),
+    mountpoint: async (dataset) => {
+      const [found] = await zfs.objects(dataset, 0);
+      const mountpoint = found?.name === dataset ? found.props.get('mountpoint') : undefined;
+      return mountpoint?.startsWith('/') ? mountpoint : null;
+    },
+  };
 }

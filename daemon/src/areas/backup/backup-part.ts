@@ -9,10 +9,10 @@ export interface BackupPart<T = unknown> {
   name: BackupPartName;
   /** The area's configuration now, as plain JSON (secrets included: the file is encrypted). */
   export(): Promise<T>;
-  /** Checks a part read from a backup and answers what it holds; throws backup.part.invalid. */
-  inspect(data: unknown): Promise<{ data: T; counts: Record<string, number> }>;
-  /** Replaces the area's rows inside the one restore transaction. */
-  restore(data: T, transaction: Transaction): Promise<void>;
+  /** Checks a part read from a backup and answers what it holds, and what a restore here would leave out; throws backup.part.invalid. */
+  inspect(data: unknown): Promise<{ data: T; counts: Record<string, number>; skipped?: string[] }>;
+  /** Replaces the area's rows inside the one restore transaction; may name what it left out because this box lacks it. */
+  restore(data: T, transaction: Transaction): Promise<void | { skipped: string[] }>;
   /** Host effects once the transaction committed (accounts, Samba, files); absent where there are none. */
   apply?(data: T): Promise<void>;
 }

@@ -7,6 +7,7 @@ import {
   type BackupSummary,
   type MissingDataset,
   type RestoreResult,
+  type SkippedByPart,
 } from '../../../../shared/src/api/backup.ts';
 import { BackupFormatError, readBackup, writeBackup } from '../../../../shared/src/backup/backup-file.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
@@ -66,9 +67,9 @@ export class BackupService {
         summaries.push({ name, counts: {}, restorable: false });
         continue;
       }
-      const { data, counts } = await part.inspect(raw);
+      const { data, counts, skipped } = await part.inspect(raw);
       checked.set(name, data);
-      summaries.push({ name, counts, restorable: true });
+      summaries.push({ name, counts, restorable: true, ...(skipped?.length ? { skipped } : {}) });
     }
     const shares = checked.get('shares');
     const sharesWithoutDataset = shares === undefined ? [] : await this.deps.sharesWithoutDataset(shares);
@@ -100,8 +101,12 @@ export class BackupService {
     const absent = names.filter((n) => !kept.parts.has(n));
     if (absent.length > 0) throw new ProblemError('backup.part.not_in_backup', { parts: absent });
     const chosen = backupPartNames.filter((n) => names.includes(n)).map((n) => this.deps.parts.find((p) => p.name === n) as BackupPart);
+    const skipped: SkippedByPart[] = [];
     await this.deps.db.transaction(async (transaction) => {
-      for (const part of chosen) await part.restore(kept.parts.get(part.name), transaction);
+      for (const part of chosen) {
+        const names = (await part.restore(kept.parts.get(part.name), transaction))?.skipped ?? [];
+        if (names.length > 0) skipped.push({ part: part.name, names });
+      }
     });
     this.inspected.discard(backupId);
     this.deps.logger.info('configuration restored', { component: 'backup', backupId, parts: chosen.map((p) => p.name) });
@@ -124,6 +129,7 @@ export class BackupService {
       signedOut,
       sharesWithoutDataset: names.includes('shares') ? kept.summary.sharesWithoutDataset : [],
       hostFailed,
+      skipped,
       restarting: true,
     };
   }

@@ -26,12 +26,13 @@ async function columnsOf(db: Sequelize, table: string): Promise<Column[]> {
 /**
  * Checks rows from a backup against the table as this box has it: known columns only, scalar
  * values of the column's type, required columns present. A backup of an older version may lack
- * columns that have a default.
+ * columns that have a default. A part that exports some columns of a table names them in `only`:
+ * its rows are checked against those alone (the others are this box's, never the backup's).
  */
-export async function checkRows(db: Sequelize, part: string, table: string, rows: unknown): Promise<Row[]> {
+export async function checkRows(db: Sequelize, part: string, table: string, rows: unknown, only?: readonly string[]): Promise<Row[]> {
   const invalid = (detail: string) => new ProblemError('backup.part.invalid', { part }, { detail: `${table}: ${detail}` });
   if (!Array.isArray(rows)) throw invalid('not a list of rows');
-  const columns = new Map((await columnsOf(db, table)).map((c) => [c.name, c]));
+  const columns = new Map((await columnsOf(db, table)).filter((c) => !only || only.includes(c.name)).map((c) => [c.name, c]));
   const required = [...columns.values()].filter((c) => c.notnull && c.dflt_value === null && !(c.pk && c.type === 'INTEGER'));
   for (const row of rows as unknown[]) {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) throw invalid('a row is not an object');
@@ -47,7 +48,33 @@ export async function checkRows(db: Sequelize, part: string, table: string, rows
     }
     for (const c of required) if (!(c.name in row)) throw invalid(`${c.name} is missing`);
   }
+  // Rows that would collide in the table fail the restore's transaction halfway: refused here instead.
+  for (const key of await uniqueKeysOf(db, table, columns)) {
+    const seen = new Set<string>();
+    for (const row of rows as Row[]) {
+      const values = key.map((k) => row[k.name]);
+      if (values.some((v) => v === null || v === undefined)) continue;
+      const id = JSON.stringify(values.map((v, i) => (key[i]?.nocase && typeof v === 'string' ? v.toLowerCase() : v)));
+      if (seen.has(id)) throw invalid(`two rows have the same ${key.map((k) => k.name).join(', ')}`);
+      seen.add(id);
+    }
+  }
   return rows as Row[];
+}
+
+/** The table's unique keys (its integer primary key and unique indexes) among `columns`, with each column's case rule. */
+async function uniqueKeysOf(db: Sequelize, table: string, columns: Map<string, Column>): Promise<{ name: string; nocase: boolean }[][]> {
+  const keys: { name: string; nocase: boolean }[][] = [];
+  // A single INTEGER PRIMARY KEY is the rowid and has no index of its own; a composite key has one.
+  const primary = [...columns.values()].filter((c) => c.pk);
+  if (primary.length === 1 && primary[0]?.type === 'INTEGER') keys.push([{ name: primary[0].name, nocase: false }]);
+  const indexes = await db.query<{ name: string; unique: number }>(`PRAGMA index_list(${quote(table)})`, { type: QueryTypes.SELECT });
+  for (const index of indexes.filter((i) => i.unique === 1)) {
+    const parts = await db.query<{ name: string | null; coll: string; key: number }>(`PRAGMA index_xinfo(${quote(index.name)})`, { type: QueryTypes.SELECT });
+    const key = parts.filter((p) => p.key === 1).map((p) => ({ name: p.name ?? '', nocase: p.coll.toUpperCase() === 'NOCASE' }));
+    if (key.every((k) => columns.has(k.name))) keys.push(key);
+  }
+  return keys;
 }
 
 /** Inserts rows in batches below SQLite's limit of bound values. */

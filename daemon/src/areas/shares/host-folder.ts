@@ -10,8 +10,40 @@ export function overlaps(a: string, b: string): boolean {
 }
 
 /**
+ * The host's own trees: a share there (or above one, like `/` or `/var`) would put users' ACLs and
+ * Samba over the system's configuration, programs and state (`/etc/shadow`, `/root/.ssh`).
+ */
+const systemTrees = [
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/boot',
+  '/dev',
+  '/proc',
+  '/sys',
+  '/run',
+  '/root',
+  '/var/lib',
+  '/var/log',
+  '/var/cache',
+  '/var/spool',
+  '/var/backups',
+  '/var/mail',
+];
+
+/** Whether a real path is one of the host's own trees, inside one, or holds one. */
+export function isSystemFolder(real: string): boolean {
+  return systemTrees.some((tree) => overlaps(real, tree));
+}
+
+/**
  * Checks a host folder offered as a share and answers its real path: absolute, existing,
- * a folder, and clear of the data directory (which holds the database and secrets) and
+ * a folder, outside the host's own trees, and clear of the data directory (which holds the database and secrets) and
  * of every other share, so no share ever reaches into another or into the box's state.
  */
 export async function checkHostFolder(hostPath: string, dataDir: string, otherShares: readonly { id: number; hostPath: string }[]): Promise<string> {
@@ -30,6 +62,7 @@ export async function checkHostFolder(hostPath: string, dataDir: string, otherSh
     throw new ProblemError('fs.share.folder_overlaps', { shareId: null }, { detail: 'The folder overlaps the data directory of the box' });
   const other = otherShares.find((s) => overlaps(real, s.hostPath));
   if (other) throw new ProblemError('fs.share.folder_overlaps', { shareId: other.id });
+  if (isSystemFolder(real)) throw new ProblemError('fs.share.folder_invalid', { reason: 'system' });
   return real;
 }
 

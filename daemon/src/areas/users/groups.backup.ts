@@ -4,13 +4,28 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { SystemAccounts } from '../../host/accounts.ts';
 import type { BackupPart } from '../backup/backup-part.ts';
 import { checkRows, idsOf, readRows, replaceRows, syncRows, type Row } from '../backup/table-rows.ts';
+import { assertRestorableName, gidRange } from './restorable-names.ts';
 
 export interface GroupsBackup {
   groups: Row[];
   members: Row[];
 }
 
-const gidRange = { min: 30000, max: 39999 };
+/**
+ * The built-in groups (`users`, which stands for everybody) are the box's, made by its migrations:
+ * a backup must hold exactly this box's, by id, name and gid. Without it a restore deleted the group,
+ * and every app installed afterwards for everybody was granted to nobody; a made-up one would pass
+ * a system group (`sudo`) as built-in, past the checks of names and gids.
+ */
+async function assertBuiltIns(db: Sequelize, groups: readonly Row[]): Promise<void> {
+  const key = (g: Row) => `${String(g.id)}:${String(g.name)}:${String(g.gid)}`;
+  const box = await db.query<Row>('SELECT id, name, gid FROM groups WHERE built_in = 1', { type: QueryTypes.SELECT });
+  const backup = groups.filter((g) => g.built_in === 1);
+  const boxKeys = new Set(box.map(key));
+  const backupKeys = new Set(backup.map(key));
+  const odd = backup.find((g) => !boxKeys.has(key(g))) ?? box.find((g) => !backupKeys.has(key(g)));
+  if (odd) throw new ProblemError('backup.group.built_in', { name: String(odd.name) });
+}
 
 /** Groups with their gids and members (the groups part of a backup). */
 export function groupsBackupPart(deps: { db: Sequelize; accounts: SystemAccounts }): BackupPart<GroupsBackup> {
@@ -27,10 +42,13 @@ export function groupsBackupPart(deps: { db: Sequelize; accounts: SystemAccounts
       if (typeof raw !== 'object' || raw === null) throw invalid('not an object');
       const value = raw as Record<string, unknown>;
       const groups = await checkRows(db, 'groups', 'groups', value.groups);
+      await assertBuiltIns(db, groups);
       for (const g of groups) {
         if (accountName().validate(g.name).error) throw invalid(`group name ${String(g.name)} is not an account name`);
+        if (g.built_in === 1) continue;
+        await assertRestorableName('group', String(g.name), gidRange, (name) => deps.accounts.groupId(name));
         const gid = Number(g.gid);
-        if (g.built_in !== 1 && (gid < gidRange.min || gid > gidRange.max)) throw invalid(`gid of ${String(g.name)} is out of range`);
+        if (gid < gidRange.min || gid > gidRange.max) throw invalid(`gid of ${String(g.name)} is out of range`);
       }
       const members = await checkRows(db, 'groups', 'group_members', value.members);
       const ids = new Set(groups.map((g) => g.id));

@@ -2,9 +2,11 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { accountName } from '../../../../shared/src/api/users.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AccountSecrets, HostSecret } from '../../host/account-secrets.ts';
+import type { SystemAccounts } from '../../host/accounts.ts';
 import type { BackupPart } from '../backup/backup-part.ts';
 import { checkRows, readRows, replaceRows, syncRows, type Row } from '../backup/table-rows.ts';
 import type { TotpCipher } from '../auth/totp-cipher.ts';
+import { assertRestorableName, uidRange } from './restorable-names.ts';
 
 export interface UsersBackup {
   users: Row[];
@@ -21,9 +23,9 @@ export interface UsersBackupDeps {
   db: Sequelize;
   cipher: TotpCipher;
   secrets: AccountSecrets;
+  /** Host accounts a restored name must not take over. */
+  accounts: Pick<SystemAccounts, 'userId'>;
 }
-
-const uidRange = { min: 20000, max: 29999 };
 
 /** Users with their password hashes, second factors and uids (the users part of a backup). */
 export function usersBackupPart(deps: UsersBackupDeps): BackupPart<UsersBackup> {
@@ -54,6 +56,7 @@ export function usersBackupPart(deps: UsersBackupDeps): BackupPart<UsersBackup> 
       const users = await checkRows(db, 'users', 'users', value.users);
       for (const u of users) {
         if (accountName().validate(u.username).error) throw invalid(`user name ${String(u.username)} is not an account name`);
+        await assertRestorableName('user', String(u.username), uidRange, (name) => deps.accounts.userId(name));
         if (typeof u.uid !== 'number' || u.uid < uidRange.min || u.uid > uidRange.max) throw invalid(`uid of ${String(u.username)} is out of range`);
       }
       const ids = new Set(users.map((u) => u.id));

@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { BackupSummary } from '../../shared/src/api/backup.ts';
+import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
+import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
+
+const backupPassword = 'a long backup passphrase';
+
+type Parts = { users: { users: Row[] }; groups: { groups: Row[]; members: Row[] }; shares: { shares: Row[] } };
+
+/**
+ * Issue 27 point 3: a backup is sealed with a password its maker chooses, so its rows are hostile.
+ * Inspect refuses what the same operations refuse by hand (a share over /etc, a user sshd, a group
+ * sudo), each with its code, before anything is touched; the same backup made legitimately restores.
+ */
+describe('configuration backup: what a crafted backup cannot restore', function () {
+  this.timeout(60_000);
+  let box: TestDaemon;
+  let admin: TestClient;
+  let real: BackupContent;
+
+  const inspect = (content: BackupContent): Promise<BackupSummary> =>
+    writeBackup(content, backupPassword).then((file) => admin.api.backup.inspect({ body: { password: backupPassword, backup: file.toString('base64') } }));
+  /** The real backup with one part's rows changed. */
+  const crafted = (change: (parts: Parts) => void): BackupContent => {
+    const parts = structuredClone(real.parts) as unknown as Parts;
+    change(parts);
+    return { ...real, parts: parts as unknown as BackupContent['parts'] };
+  };
+  const rowOf = (rows: Row[], key: string, value: string) => rows.find((r) => r[key] === value) as Row;
+
+  before(async () => {
+    box = await startTestDaemon({}, { restart: () => undefined });
+    admin = await box.signIn();
+    const mallory = await admin.api.users.create({ body: { username: 'mallory', password: 'mallory password 1' } });
+    await admin.api.groups.create({ body: { name: 'friends', memberIds: [mallory.id] } });
+    const { share } = await makeShare(admin, 'Family');
+    await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: mallory.id, level: 'readWrite' }] } });
+    const file = Buffer.from(await (await admin.api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
+    real = await readBackup(file, backupPassword);
+  });
+  after(async () => {
+    await box?.close();
+    removeTempFolders();
+  });
+
+  it('refuses a share whose folder is a system folder, reaches one through a link, or lies in the data directory', async () => {
+    const link = path.join(tempFolder(), 'innocent');
+    symlinkSync('/etc', link);
+    const cases: [string, string][] = [
+      ['/etc', 'system'],
+      ['/', 'system'],
+      ['/var', 'system'],
+      ['/root/.ssh', 'system'],
+      [link, 'link'],
+      [path.join(box.dataDir, 'tls'), 'dataDirectory'],
+      ['relative/folder', 'notAbsolute'],
+      ['/tmp/../etc', 'notAbsolute'],
+    ];
+    for (const [hostPath, reason] of cases) {
+      const content = crafted((p) => (rowOf(p.shares.shares, 'name', 'Family').host_path = hostPath));
+      const err = await expectProblem(inspect(content), 'backup.share.folder_refused', 400);
+      expect(err.problem.params, hostPath).to.deep.equal({ share: 'Family', reason });
+    }
+    // Two shares, one inside the other: no share reaches into another by hand either.
+    const nested = crafted((p) => {
+      const family = rowOf(p.shares.shares, 'name', 'Family');
+      p.shares.shares.push({ ...family, id: 99, name: 'Inside', host_path: path.join(String(family.host_path), 'sub') });
+    });
+    expect((await expectProblem(inspect(nested), 'backup.share.folder_refused', 400)).problem.params).to.deep.equal({ share: 'Inside', reason: 'overlaps' });
+  });
+
+  it('refuses a share over a system folder made by hand, with the same rule', async () => {
+    const err = await expectProblem(admin.api.shares.create({ body: { name: 'Config', hostPath: '/etc' } }), 'fs.share.folder_invalid', 400);
+    expect(err.problem.params).to.deep.equal({ reason: 'system' });
+  });
+
+  it('refuses a user named as a system account (sshd, root, daemon) or a group (sudo, root)', async () => {
+    for (const name of ['sshd', 'root', 'daemon']) {
+      const err = await expectProblem(inspect(crafted((p) => (rowOf(p.users.users, 'username', 'mallory').username = name))), 'backup.account.reserved', 400);
+      expect(err.problem.params).to.deep.equal({ kind: 'user', name });
+    }
+    for (const name of ['sudo', 'root']) {
+      const err = await expectProblem(inspect(crafted((p) => (rowOf(p.groups.groups, 'name', 'friends').name = name))), 'backup.account.reserved', 400);
+      expect(err.problem.params).to.deep.equal({ kind: 'group', name });
+    }
+  });
+
+  it("refuses built-in groups that are not this box's: the group of everybody missing, or a system group passed as built-in", async () => {
+    let err = await expectProblem(inspect(crafted((p) => (p.groups.groups = p.groups.groups.filter((g) => g.built_in !== 1)))), 'backup.group.built_in', 400);
+    expect(err.problem.params).to.deep.equal({ name: 'users' });
+    err = await expectProblem(
+      inspect(crafted((p) => Object.assign(rowOf(p.groups.groups, 'name', 'friends'), { name: 'wheel', gid: 10, built_in: 1 }))),
+      'backup.group.built_in',
+      400,
+    );
+    expect(err.problem.params).to.deep.equal({ name: 'wheel' });
+  });
+
+  it('refuses rows that would collide in their table (a restore would fail halfway): two users with one uid, two groups with one name', async () => {
+    let err = await expectProblem(
+      inspect(crafted((p) => p.users.users.push({ ...rowOf(p.users.users, 'username', 'mallory'), id: 98, username: 'trudy' }))),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('same uid');
+    err = await expectProblem(
+      inspect(crafted((p) => p.groups.groups.push({ ...rowOf(p.groups.groups, 'name', 'friends'), id: 98, gid: 39998 }))),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('same name');
+  });
+
+  it('the crafted backup of issue 27 (a share over /etc for mallory, a user sshd, a group sudo) touches nothing; the real one restores', async () => {
+    const attack = crafted((p) => {
+      rowOf(p.shares.shares, 'name', 'Family').host_path = '/etc';
+      rowOf(p.users.users, 'username', 'mallory').username = 'sshd';
+      rowOf(p.groups.groups, 'name', 'friends').name = 'sudo';
+    });
+    const shares = async (client: TestClient) => (await client.api.shares.list()).map((s) => [s.name, s.hostPath, s.kind]);
+    const sharesBefore = await shares(admin);
+    await expectProblem(inspect(attack), 'backup.account.reserved', 400);
+    expect(await shares(admin)).to.deep.equal(sharesBefore);
+
+    const summary = await inspect(real);
+    expect(summary.parts.every((p) => p.restorable)).to.equal(true);
+    const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['users', 'groups', 'permissions', 'shares'] } });
+    expect(result.restored).to.deep.equal(['users', 'groups', 'permissions', 'shares']);
+    const again = await box.signIn();
+    expect(await shares(again)).to.deep.equal(sharesBefore);
+    expect((await again.api.groups.list()).map((g) => g.name)).to.have.members(['users', 'friends']);
+  });
+});
