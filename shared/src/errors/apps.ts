@@ -22,6 +22,11 @@ export const appErrors = defineErrors({
     title: 'An older version with another data version cannot replace the installed one',
     params: ['installedVersion', 'installedDataVersion', 'dataVersion'],
   },
+  'app.package.source_changed': {
+    status: 409,
+    title: 'The installed app comes from another source: it takes versions only from there unless an administrator switches its source',
+    params: ['appId', 'source', 'installedSource'],
+  },
   'app.package.box_too_old': { status: 409, title: 'The app needs a newer version of the box', params: ['needs', 'box'] },
   'app.app.not_found': { status: 404, title: 'There is no such app, or you may not use it', params: ['appId'] },
   'app.app.busy': { status: 409, title: 'Another change of this app is under way', params: ['appId', 'jobId'] },

@@ -72,7 +72,10 @@ export function createAppsArea(deps: AppsAreaDeps) {
   const store = new PackageStore({ root: path.join(deps.dataDir, 'apps', 'packages'), clock: deps.clock });
   const packages = new PackagesService({
     store,
-    installed: async (appId) => (await models.apps.findByPk(appId))?.parsedManifest ?? null,
+    installed: async (appId) => {
+      const row = await models.apps.findByPk(appId);
+      return row ? { manifest: row.parsedManifest, source: row.sourceCatalog ?? null } : null;
+    },
     boxVersion: deps.boxVersion,
     logger: deps.logger,
   });

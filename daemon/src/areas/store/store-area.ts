@@ -69,7 +69,8 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
     logger: deps.logger,
     timeoutMs: deps.options?.fetchTimeoutMs ?? 120_000,
   });
-  const installed = async () => (await deps.apps.apps.list()).apps.map((a) => ({ id: a.id, version: a.manifest.version, updatePolicy: a.updatePolicy }));
+  const installed = async () =>
+    (await deps.apps.apps.list()).apps.map((a) => ({ id: a.id, version: a.manifest.version, updatePolicy: a.updatePolicy, source: a.source }));
   const store = new StoreService({
     models,
     copies,
@@ -86,7 +87,7 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
   const browse = new StoreBrowse({
     store,
     installedVersions: async () => new Map((await installed()).map((a) => [a.id, a.version])),
-    takePackage: (user, body, size) => deps.apps.packages.upload(user, body, size),
+    takePackage: (user, body, size, source) => deps.apps.packages.upload(user, body, size, source),
     tempDir: root,
     downloadTimeoutMs: deps.options?.fetchTimeoutMs ?? 120_000,
   });

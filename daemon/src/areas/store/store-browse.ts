@@ -17,8 +17,8 @@ export interface BrowseDeps {
   store: StoreService;
   /** The installed version of each app, by id. */
   installedVersions(): Promise<Map<string, string>>;
-  /** The Apps area's upload path: the same checks, preview and 15 minutes of keeping. */
-  takePackage(user: Principal, body: Readable, size: number): Promise<AppPackagePreview>;
+  /** The Apps area's upload path: the same checks, preview and 15 minutes of keeping; `source` is the catalog's id, which an install binds the app to. */
+  takePackage(user: Principal, body: Readable, size: number, source: string): Promise<AppPackagePreview>;
   /** Where downloaded packages wait for their hash check. */
   tempDir: string;
   downloadTimeoutMs: number;
@@ -134,14 +134,14 @@ export class StoreBrowse {
     for (const image of [...v.icons, ...v.screenshots]) await checkedFile(copy.root, image.path, image.sha256);
     if (v.package.path) {
       const file = await checkedFile(copy.root, v.package.path, v.package.sha256);
-      return this.deps.takePackage(user, createReadStream(file), v.package.size);
+      return this.deps.takePackage(user, createReadStream(file), v.package.size, row.catalogId);
     }
     const dir = await mkdtemp(path.join(this.deps.tempDir, 'download-'));
     try {
       const file = path.join(dir, 'package');
       await writeFile(file, await this.download(v.package.url as string, v.package.size, row.readToken));
       if ((await sha256Of(file)) !== v.package.sha256) throw new ProblemError('store.package.hash_mismatch', { path: v.package.url });
-      return await this.deps.takePackage(user, createReadStream(file), v.package.size);
+      return await this.deps.takePackage(user, createReadStream(file), v.package.size, row.catalogId);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

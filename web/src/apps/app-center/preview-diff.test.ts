@@ -16,6 +16,9 @@ function preview(over: Partial<AppPackagePreview>): AppPackagePreview {
     installedVersion: '1.0.0',
     permissions: { added: [], removed: [], kept: [] },
     storage: { added: [], removed: [], changed: [], kept: [] },
+    backend: 'none',
+    source: null,
+    installedSource: null,
     expiresAt: '2026-01-01T00:00:00.000Z',
     ...over,
   };
