@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -17,7 +18,44 @@ const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
  * (`<url>/<name>/.git` for a work tree) to git clients as a smart HTTP server does.
  */
 export async function startGitHttp(root: string): Promise<LoopbackServer> {
-  const server = createServer((req, res) => {
+  const server = createServer(gitBackend(root));
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * The same over HTTPS with the given certificate (for 127.0.0.1). Below `/redirect/` every request
+ * is answered with a redirect to `redirectTo` plus the rest of its path (an https catalog sent to
+ * plain http); everything else is served as startGitHttp serves it.
+ */
+export async function startGitHttps(root: string, tls: { key: Buffer; cert: Buffer }, redirectTo: string): Promise<LoopbackServer> {
+  const serve = gitBackend(root);
+  const server = createHttpsServer(tls, (req, res) => {
+    if (req.url?.startsWith('/redirect/')) {
+      res.writeHead(302, { Location: `${redirectTo}/${req.url.slice('/redirect/'.length)}` }).end();
+      return;
+    }
+    serve(req, res);
+  });
+  const port = await listen(server);
+  return {
+    url: `https://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** `git http-backend` as a request handler for the repositories below `root`. */
+function gitBackend(root: string): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const child = spawn('git', ['http-backend'], {
       env: {
@@ -60,14 +98,6 @@ export async function startGitHttp(root: string): Promise<LoopbackServer> {
       res.write(head.subarray(end + 4));
     });
     child.stdout.on('end', () => res.end());
-  });
-  const port = await listen(server);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
   };
 }
 
