@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
-import { startGitHttp, startGitHttps, type LoopbackServer } from '../helpers/git-servers.ts';
+import { startGitHttp, startGitHttps, type LoopbackServer, type Pace } from '../helpers/git-servers.ts';
 import { appFolder, catalogBranch, ended } from '../helpers/store-catalogs.ts';
 
 const maxBytes = 300_000;
@@ -21,6 +21,9 @@ describe('store: catalog fetches are capped in size and never downgraded from ht
   let work: string;
   let git: LoopbackServer;
   let https: LoopbackServer;
+  let slow: LoopbackServer;
+  // 100 kB a second: the big repository's objects would take six seconds to arrive in full.
+  const pace: Pace = { bytesPerSecond: 100_000, sent: [] };
   let box: TestDaemon;
   let admin: TestClient;
   const gitRoot = () => path.join(work, 'git');
@@ -71,6 +74,7 @@ describe('store: catalog fetches are capped in size and never downgraded from ht
       { stdio: 'ignore' },
     );
     git = await startGitHttp(gitRoot());
+    slow = await startGitHttp(gitRoot(), pace);
     https = await startGitHttps(gitRoot(), { key: readFileSync(key), cert: readFileSync(cert) }, git.url);
     box = await startTestDaemon({}, { store: { projectCatalogs: [], fetchTimeoutMs: 30_000, maxCatalogBytes: maxBytes, gitCaFile: cert } });
     admin = await box.signIn();
@@ -79,6 +83,7 @@ describe('store: catalog fetches are capped in size and never downgraded from ht
     await box?.close();
     await git?.close();
     await https?.close();
+    await slow?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
@@ -100,6 +105,16 @@ describe('store: catalog fetches are capped in size and never downgraded from ht
       expect(catalog.lastError?.code).to.equal('store.fetch.too_large');
       expect(copies, name).to.deep.equal([]);
     }
+  });
+
+  it('stops git while it downloads once the objects pass the cap, before the server sent them all', async () => {
+    const { job, copies } = await addAndFetch(`${slow.url}/big/.git`);
+    expect([job.state, job.error?.code]).to.deep.equal(['failed', 'store.fetch.too_large']);
+    expect(copies).to.deep.equal([]);
+    // The largest answer (the objects) ended early: the box hung up near the cap (git's own files in the folder count too), far from the 600 kB.
+    expect(Math.max(...pace.sent))
+      .to.be.above(maxBytes / 2)
+      .and.below(1.6 * maxBytes);
   });
 
   it('never follows an https catalog to plain http', async () => {

@@ -17,8 +17,8 @@ const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
  * `git http-backend` behind a small CGI bridge on loopback: serves the repositories below `root`
  * (`<url>/<name>/.git` for a work tree) to git clients as a smart HTTP server does.
  */
-export async function startGitHttp(root: string): Promise<LoopbackServer> {
-  const server = createServer(gitBackend(root));
+export async function startGitHttp(root: string, pace?: Pace): Promise<LoopbackServer> {
+  const server = createServer(gitBackend(root, pace));
   const port = await listen(server);
   return {
     url: `http://127.0.0.1:${port}`,
@@ -53,9 +53,18 @@ export async function startGitHttps(root: string, tls: { key: Buffer; cert: Buff
   };
 }
 
+/** A slow server: answers are sent at this many bytes a second, and the bytes each answer got out are counted (in order of the requests). */
+export interface Pace {
+  bytesPerSecond: number;
+  sent: number[];
+}
+
+const paceStep = 4096;
+
 /** `git http-backend` as a request handler for the repositories below `root`. */
-function gitBackend(root: string): (req: IncomingMessage, res: ServerResponse) => void {
+function gitBackend(root: string, pace?: Pace): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    const answer = pace ? pace.sent.push(0) - 1 : 0;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const child = spawn('git', ['http-backend'], {
       env: {
@@ -75,11 +84,31 @@ function gitBackend(root: string): (req: IncomingMessage, res: ServerResponse) =
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     req.pipe(child.stdin);
+    // A client that gave up: git's output goes nowhere.
+    res.on('close', () => child.kill());
+    // Paced pieces go out one after another; the answer ends once git ended and the last piece is out.
+    let queue = Promise.resolve();
+    const write = (chunk: Buffer) => {
+      if (!pace) {
+        res.write(chunk);
+        return;
+      }
+      child.stdout.pause();
+      queue = queue.then(async () => {
+        for (let i = 0; i < chunk.length && !res.destroyed; i += paceStep) {
+          const piece = chunk.subarray(i, i + paceStep);
+          res.write(piece);
+          pace.sent[answer] = (pace.sent[answer] ?? 0) + piece.length;
+          await new Promise((resolve) => setTimeout(resolve, (piece.length * 1000) / pace.bytesPerSecond));
+        }
+        child.stdout.resume();
+      });
+    };
     let head = Buffer.alloc(0);
     let started = false;
     child.stdout.on('data', (chunk: Buffer) => {
       if (started) {
-        res.write(chunk);
+        write(chunk);
         return;
       }
       head = Buffer.concat([head, chunk]);
@@ -95,9 +124,9 @@ function gitBackend(root: string): (req: IncomingMessage, res: ServerResponse) =
       }
       res.writeHead(status);
       started = true;
-      res.write(head.subarray(end + 4));
+      write(head.subarray(end + 4));
     });
-    child.stdout.on('end', () => res.end());
+    child.stdout.on('end', () => void queue.then(() => res.end()));
   };
 }
 
