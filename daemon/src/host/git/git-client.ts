@@ -69,7 +69,7 @@ async function folderBytes(folder: string): Promise<number> {
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     // A file git renamed or removed since the listing counts as nothing.
-    total += (await lstat(path.join(entry.path, entry.name)).catch(() => null))?.size ?? 0;
+    total += (await lstat(path.join(entry.parentPath, entry.name)).catch(() => null))?.size ?? 0;
   }
   return total;
 }
