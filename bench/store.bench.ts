@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildCatalog, type CatalogSource } from '../build/scripts/build-catalog.ts';
-import { CatalogCopies } from '../daemon/src/areas/store/catalog-copies.ts';
+import { CatalogCopies, defaultMaxCatalogBytes } from '../daemon/src/areas/store/catalog-copies.ts';
 import { createLogger } from '../daemon/src/core/logger.ts';
 import { startGitHttp } from '../test/helpers/git-servers.ts';
 import { startSignedInDaemon } from './lib/daemon-session.ts';
@@ -57,6 +57,7 @@ export async function storeBench(): Promise<BenchRow[]> {
     keys: [],
     logger: createLogger({ level: 'error', console: false, sinks: [] }),
     timeoutMs: 300_000,
+    maxBytes: defaultMaxCatalogBytes,
   });
   const daemon = await startSignedInDaemon(path.join(dir, 'data'));
   try {

@@ -268,6 +268,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     boxVersion: product.version,
     backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),
     share: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
+    shareAccess: (principal, shareId) => sharesArea.shares.accessOf(principal, shareId),
     listings: sharesArea.listings,
     aclsChanged: () => fileServices?.changed(),
   });

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ShareInfo } from '../../shared/src/api/shares.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { createUser, userPassword } from '../helpers/identity.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 import { example, installApp, storageApp } from '../helpers/storage-apps.ts';
 
@@ -125,6 +126,44 @@ describe('the API for apps: files of mapped storage', function () {
     await problem(await call('PUT', '/greetings/content?path=z.txt', 'x'), 403, 'auth.permission.denied');
     await admin.api.apps.setPermissions({ params: { appId }, body: { permissions: { files: true } } });
     expect((await call('GET', '/greetings/list')).status).to.equal(200);
+  });
+
+  it('holds each user to their own grant on the share: none is refused, read only reads, read and write writes', async () => {
+    const bob = await createUser(admin);
+    const carol = await createUser(admin);
+    const dave = await createUser(admin);
+    await admin.api.shares.setGrants({
+      params: { shareId: share.id },
+      body: {
+        grants: [
+          { subjectType: 'user', subjectId: carol.id, level: 'read' },
+          { subjectType: 'user', subjectId: dave.id, level: 'readWrite' },
+        ],
+      },
+    });
+    const tokenOf = async (username: string) =>
+      (await (await box.signIn(username, userPassword)).api.apps.issueToken({ params: { appId }, body: { kind: 'host', instanceId: 'window-files-1' } })).token;
+    const [asBob, asCarol, asDave] = await Promise.all([bob, carol, dave].map((u) => tokenOf(u.username)));
+
+    // bob has no grant on the share: the app gives him nothing of it, neither a listing, a file nor a write.
+    await problem(await call('GET', '/greetings/list', undefined, asBob), 403, 'app.storage.no_access');
+    await problem(await call('GET', '/greetings/content?path=hello.txt', undefined, asBob), 403, 'app.storage.no_access');
+    await problem(await call('PUT', '/greetings/content?path=from-bob.txt', 'bob', asBob), 403, 'app.storage.no_access');
+    expect(existsSync(path.join(folder, 'greetings', 'from-bob.txt'))).to.equal(false);
+
+    // carol may read the share: she reads through the app, and may not write even into a read-write mapping.
+    const read = await call('GET', '/greetings/content?path=hello.txt', undefined, asCarol);
+    expect([read.status, await read.text()]).to.deep.equal([200, 'hello\n']);
+    await problem(await call('PUT', '/greetings/content?path=from-carol.txt', 'carol', asCarol), 403, 'app.storage.read_only');
+    expect(existsSync(path.join(folder, 'greetings', 'from-carol.txt'))).to.equal(false);
+
+    // dave may read and write the share: the mapping's own access is what limits him.
+    expect((await call('PUT', '/greetings/content?path=from-dave.txt', 'dave', asDave)).status).to.equal(201);
+    expect(readFileSync(path.join(folder, 'greetings', 'from-dave.txt'), 'utf8')).to.equal('dave');
+
+    // A grant taken away applies to the very next call through the app.
+    await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: carol.id, level: 'read' }] } });
+    await problem(await call('GET', '/greetings/list', undefined, asDave), 403, 'app.storage.no_access');
   });
 
   it('answers not found once the mapped folder is gone', async () => {

@@ -55,7 +55,8 @@ describe('store: packages at https addresses with the catalog read token', funct
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1',
+        // localhost too: a second host name on loopback, for a package address on another host than the catalog's.
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
       ]),
       { stdio: 'ignore' },
     );
@@ -82,6 +83,8 @@ describe('store: packages at https addresses with the catalog read token', funct
           versions: [
             { folder, url: `${base}/remote-1.0.0` },
             { folder: appFolder(work, { id: 'org.example.remote', version: '1.0.1' }), url: `${base}/remote-1.0.1` },
+            // Named by the index on another host (the same server, reached as localhost): the token must not go there.
+            { folder: appFolder(work, { id: 'org.example.remote', version: '1.0.2' }), url: `https://localhost:${port}/packages/remote-1.0.2` },
           ],
         },
       ],
@@ -144,6 +147,16 @@ describe('store: packages at https addresses with the catalog read token', funct
     expect(res.status).to.equal(422);
     expect(await json<{ code: string }>(res)).to.include({ code: 'store.package.hash_mismatch' });
     expect(served.at(-1)?.path).to.equal('/packages/remote-1.0.1');
+  });
+
+  it('never sends the token to a host other than the catalog’s, whatever address the index names', async () => {
+    const res = await takePackage('1.0.2');
+    expect(res.status).to.equal(502);
+    const problem = await json<{ code: string; params: { status: number }; detail: string }>(res);
+    expect(problem).to.deep.include({ code: 'store.package.download_failed', params: { status: 401 } });
+    expect(problem.detail).to.contain("only to the catalog's own host (127.0.0.1)");
+    // The request reached the server (its certificate names localhost too), without any Authorization.
+    expect(served.at(-1)).to.deep.equal({ path: '/packages/remote-1.0.2', auth: undefined });
   });
 
   it('never shows the token in GET /api/store nor writes it to the log store', async () => {

@@ -152,4 +152,32 @@ describe('e2e: App Center Store', function () {
       await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
     }
   });
+
+  it('installs a version from another source over an app only once the administrator agrees to switch its source', async () => {
+    // Other was uploaded by hand; another catalog offers a newer version under its id.
+    await catalogBranch(gitRoot(), 'orchard', 'catalog', {
+      name: 'Orchard',
+      apps: [{ versions: [{ folder: appFolder(work, { id: 'org.example.other', version: '2.0.0', name: 'Other' }) }] }],
+    });
+    const admin = await box.signIn();
+    const orchard = await admin.api.store.addCatalog({ body: { url: `${git.url}/orchard/.git` } });
+    expect((await waitForJob(admin, (await admin.api.store.sync({ params: { key: orchard.key } })).id, isFinished)).state).to.equal('succeeded');
+    await page.goto(`${box.url}${app}/store/${orchard.id}/org.example.other`);
+    await page.getByRole('button', { name: en['appCenter.store.action.update'] }).click();
+    const article = page.getByRole('article', { name: en['appCenter.preview.label'] });
+    await article.getByRole('heading', { name: 'Other 2.0.0' }).waitFor({ timeout: 15_000 });
+    const sources = { name: 'Other', installed: en['appCenter.preview.sourceUpload'], source: orchard.id };
+    await article.getByText(fill(en['appCenter.consent.source'], sources)).waitFor();
+    const run = article.getByRole('button', { name: en['appCenter.install.run.update'], exact: true });
+    expect(await run.isDisabled()).to.equal(true);
+    await article.getByLabel(fill(en['appCenter.consent.check'], { name: 'Other' })).check();
+    // The permissions agreed to, the source still holds the update back.
+    expect(await run.isDisabled()).to.equal(true);
+    await article.getByLabel(fill(en['appCenter.consent.sourceCheck'], { source: orchard.id })).check();
+    await page.screenshot({ path: screenshotPath('app-center-preview-source-switch-en'), fullPage: true });
+    await run.click();
+    await article.getByText(fill(en['appCenter.install.succeeded'], { name: 'Other', version: '2.0.0' })).waitFor({ timeout: 30_000 });
+    const other = (await admin.api.apps.list()).apps.find((a) => a.id === 'org.example.other');
+    expect([other?.manifest.version, other?.source]).to.deep.equal(['2.0.0', orchard.id]);
+  });
 });

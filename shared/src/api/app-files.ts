@@ -22,7 +22,7 @@ const params = Joi.object<{ storageId: string }, true>({
     .pattern(/^[a-z][a-z0-9-]{0,39}$/, 'storage id')
     .required(),
 });
-const storageErrors = ['auth.permission.denied', 'app.storage.not_found', 'app.storage.not_mapped', ...pathErrors] as const;
+const storageErrors = ['auth.permission.denied', 'app.storage.not_found', 'app.storage.not_mapped', 'app.storage.no_access', ...pathErrors] as const;
 
 export const appFolderPage = Joi.object<AppFolderPage, true>({
   items: Joi.array().items(fileEntry).required(),

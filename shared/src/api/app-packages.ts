@@ -12,6 +12,9 @@ export const packageLimits = { bytes: 256 * 1024 * 1024, unpackedBytes: 512 * 10
 /** What installing the package would do to the box's copy of the app. */
 export type PackageAction = 'install' | 'update' | 'reinstall' | 'downgrade';
 
+/** What the package does to the app's backend against the installed version (`none`: neither has one). */
+export type BackendChange = 'none' | 'added' | 'changed' | 'removed' | 'kept';
+
 export interface ListChange<T> {
   added: T[];
   removed: T[];
@@ -33,6 +36,12 @@ export interface AppPackagePreview {
   permissions: ListChange<AppPermission>;
   /** Storage requests by storageId; `changed` holds those whose access or purpose differ. */
   storage: ListChange<StorageRequest> & { changed: StorageRequest[] };
+  /** The backend the new version runs against the installed one (`changed`: another command); a new or changed one needs consent as on install. */
+  backend: BackendChange;
+  /** The catalog the package was taken from (its id); null: uploaded by hand. */
+  source: string | null;
+  /** The catalog the installed version came from; null when uploaded by hand or not installed. An update from another source needs `switchSource`. */
+  installedSource: string | null;
   /** The package is discarded after this; only its uploader may read or install it. */
   expiresAt: string;
 }
@@ -71,6 +80,9 @@ export const appPackagePreviewSchema = Joi.object<AppPackagePreview, true>({
     changed: storageRequestList.required(),
     kept: storageRequestList.required(),
   }).required(),
+  backend: Joi.string().valid('none', 'added', 'changed', 'removed', 'kept').required(),
+  source: Joi.string().allow(null).required(),
+  installedSource: Joi.string().allow(null).required(),
   expiresAt: isoTime().required(),
 }).id('AppPackagePreview');
 
@@ -80,6 +92,8 @@ export interface InstallAppRequest {
   pool?: string;
   /** Who may use a new app: everybody (the built-in group users) or administrators only. Updates keep the grants. */
   access?: 'everybody' | 'admins';
+  /** An installed app takes versions only from its own source (catalog, or upload by hand); true takes this package's source as the app's new one. */
+  switchSource?: boolean;
 }
 
 const packageErrors = ['app.package.not_found'] as const;
@@ -140,6 +154,7 @@ export const appPackageRoutes = {
     body: Joi.object<InstallAppRequest, true>({
       pool: Joi.string().max(255),
       access: Joi.string().valid('everybody', 'admins'),
+      switchSource: Joi.boolean(),
     }).id('InstallAppRequest'),
     status: 202,
     response: jobSchema,
@@ -150,6 +165,7 @@ export const appPackageRoutes = {
       'storage.pool.not_found',
       'app.app.busy',
       'app.package.downgrade_unsupported',
+      'app.package.source_changed',
       ...hostToolErrors,
     ],
   }),

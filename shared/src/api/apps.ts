@@ -38,6 +38,8 @@ export interface AppDetails {
   updatePolicy: AppUpdatePolicy;
   /** The version a rollback returns to; null when there is none. */
   previousVersion: string | null;
+  /** The catalog the app came from, which alone brings its updates (its id); null: uploaded by hand. */
+  source: string | null;
   installedAt: string;
   updatedAt: string;
 }
@@ -97,6 +99,7 @@ export const appDetailsSchema = Joi.object<AppDetails, true>({
   logLevel: Joi.string().valid('info', 'debug').required(),
   updatePolicy: Joi.string().valid('automatic', 'notify', 'none').allow(null).required(),
   previousVersion: Joi.string().allow(null).required(),
+  source: Joi.string().allow(null).required(),
   installedAt: isoTime().required(),
   updatedAt: isoTime().required(),
 }).id('AppDetails');

@@ -18,6 +18,7 @@ export const storeErrors = defineErrors({
   'store.package.download_failed': { status: 502, title: 'The package could not be downloaded from its address', params: ['status'] },
   // The failures of a fetch: the job's error and the catalog's last error; the last verified copy stays.
   'store.fetch.failed': { status: 502, title: 'The catalog could not be fetched', params: ['reason'] },
+  'store.fetch.too_large': { status: 507, title: 'The catalog’s repository is larger than a catalog may be', params: ['limit'] },
   'store.fetch.host_key_changed': {
     status: 502,
     title: 'The catalog server’s SSH host key differs from the one pinned on the first fetch',

@@ -20,6 +20,7 @@ export function appDetailsOf(row: AppRow, account: AppAccountRow, mappings: read
     logLevel: row.logLevel,
     updatePolicy: row.updatePolicy,
     previousVersion: row.previousManifest ? (JSON.parse(row.previousManifest) as { version: string }).version : null,
+    source: row.sourceCatalog ?? null,
     installedAt: row.installedAt,
     updatedAt: row.updatedAt,
   };

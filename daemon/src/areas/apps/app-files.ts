@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { AppFolderPage } from '../../../../shared/src/api/app-files.ts';
 import type { ListQuery } from '../../../../shared/src/api/files.ts';
+import type { ShareAccess } from '../../../../shared/src/api/shares.ts';
 import type { FileEntry } from '../../../../shared/src/api/files.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -16,6 +17,8 @@ export interface AppFilesDeps {
   /** The file API's listings, so that a write through either side refreshes both. */
   listings: ListingCache<FolderSnapshot>;
   logger: Logger;
+  /** The user's own access to a share, as the file API checks it: an app never widens what its user may do. */
+  shareAccess(principal: Principal, shareId: number): Promise<ShareAccess>;
   /** The identity an app's file calls run in: its own account where accounts are real, so the disk's ACLs are the second wall. */
   fsForApp(uid: number): Promise<ShareFs>;
 }
@@ -25,6 +28,9 @@ export interface AppFilesDeps {
  * the mapped folder standing in for the share's root: paths are parsed and walked by
  * descriptors exactly as there, so `..`, absolute paths, NUL and links out of the mapped folder
  * are refused the same way, and the folder is looked up again (by descriptors) on every call.
+ * Each call is held to the weaker of the mapping and the calling user's own grant on the share:
+ * the app's account holds the folder, but a user reaches through the app only what they may reach
+ * through the file API.
  */
 export class AppFiles {
   constructor(private readonly deps: AppFilesDeps) {}
@@ -32,8 +38,10 @@ export class AppFiles {
   private async files(appId: string, storageId: string): Promise<{ files: FilesService; shareId: number }> {
     const mounted = await this.deps.mappings.mounted(appId, storageId);
     const files = new FilesService({
-      shareFolder: async (_principal, _shareId, need) => {
-        if (need === 'readWrite' && mounted.access !== 'readWrite') throw new ProblemError('app.storage.read_only', { storageId });
+      shareFolder: async (principal, shareId, need) => {
+        const own = await this.deps.shareAccess(principal, shareId);
+        if (own === 'none') throw new ProblemError('app.storage.no_access', { storageId });
+        if (need === 'readWrite' && (mounted.access !== 'readWrite' || own !== 'readWrite')) throw new ProblemError('app.storage.read_only', { storageId });
         return mounted.root;
       },
       shareName: async () => mounted.shareName,

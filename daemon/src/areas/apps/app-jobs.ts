@@ -24,6 +24,8 @@ export interface InstallParams {
   manifest: AppManifest;
   pool: string;
   access: 'everybody' | 'admins';
+  /** The catalog the package came from (null: uploaded by hand): the app's source from now on. */
+  source: string | null;
 }
 
 export interface AppJobsDeps {
@@ -119,7 +121,13 @@ export async function runInstall(deps: AppJobsDeps, ctx: JobContext<InstallParam
       await prepareData(deps, volume, account.uid);
       ctx.progress(3, steps, 'steps');
       ctx.signal.throwIfAborted();
-      const fields = { version: manifest.version, dataVersion: manifest.dataVersion, manifest: JSON.stringify(manifest), updatedAt: nowIso(deps) };
+      const fields = {
+        version: manifest.version,
+        dataVersion: manifest.dataVersion,
+        manifest: JSON.stringify(manifest),
+        sourceCatalog: ctx.params.source,
+        updatedAt: nowIso(deps),
+      };
       if (existing) await existing.update({ ...fields, previousManifest: existing.manifest, previousSnapshot: snapshot });
       else
         await deps.models.apps.create({

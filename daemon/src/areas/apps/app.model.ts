@@ -13,6 +13,8 @@ export class AppRow extends Model {
   declare revoked: string;
   declare logLevel: AppLogLevel;
   declare updatePolicy: AppUpdatePolicy;
+  /** The catalog the app came from, which alone may bring its updates; null: uploaded by hand. */
+  declare sourceCatalog: string | null;
   declare previousManifest: string | null;
   declare previousSnapshot: string | null;
   declare installedAt: string;
@@ -69,6 +71,7 @@ export function initAppModels(sequelize: Sequelize): AppModels {
       revoked: { type: DataTypes.TEXT, allowNull: false, defaultValue: '[]' },
       logLevel: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'info' },
       updatePolicy: text(true),
+      sourceCatalog: text(true),
       previousManifest: text(true),
       previousSnapshot: text(true),
       installedAt: text(),

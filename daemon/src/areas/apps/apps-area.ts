@@ -1,8 +1,10 @@
 import path from 'node:path';
+import type { ShareAccess } from '../../../../shared/src/api/shares.ts';
 import type { Sequelize } from 'sequelize';
 import type { Clock } from '../../core/clock.ts';
 import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { AppAccounts, appAccountName } from '../../host/app-accounts.ts';
@@ -48,6 +50,8 @@ export interface AppsAreaDeps {
   backendOutput(appId: string, level: 'info' | 'warn', line: string): void;
   /** Any share by id with its host folder, for storage mappings. */
   share(shareId: number): Promise<{ name: string; hostPath: string } | null>;
+  /** A user's own access to a share, as the file API checks it; the API for apps holds mapped storage to it. */
+  shareAccess(principal: Principal, shareId: number): Promise<ShareAccess>;
   /** The file API's listing cache, shared with the apps' file calls. */
   listings: ListingCache<FolderSnapshot>;
   /** The file services apply the shares' ACLs again (mappings in force changed). */
@@ -68,7 +72,10 @@ export function createAppsArea(deps: AppsAreaDeps) {
   const store = new PackageStore({ root: path.join(deps.dataDir, 'apps', 'packages'), clock: deps.clock });
   const packages = new PackagesService({
     store,
-    installed: async (appId) => (await models.apps.findByPk(appId))?.parsedManifest ?? null,
+    installed: async (appId) => {
+      const row = await models.apps.findByPk(appId);
+      return row ? { manifest: row.parsedManifest, source: row.sourceCatalog ?? null } : null;
+    },
     boxVersion: deps.boxVersion,
     logger: deps.logger,
   });
@@ -111,6 +118,7 @@ export function createAppsArea(deps: AppsAreaDeps) {
     mappings,
     listings: deps.listings,
     logger: deps.logger,
+    shareAccess: deps.shareAccess,
     fsForApp: async (uid): Promise<ShareFs> => (appFs ? appFs.forUser(uid) : daemonFs),
   });
   const jobDeps: AppJobsDeps = {

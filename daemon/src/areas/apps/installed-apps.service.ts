@@ -136,10 +136,21 @@ export class InstalledAppsService {
     if (pool === null) throw new ProblemError('app.pool.required');
     if (body.pool !== undefined && body.pool !== pool) throw new ProblemError('app.pool.fixed', { pool });
     if (!(await this.deps.volumes.poolExists(pool))) throw new ProblemError('storage.pool.not_found', { pool });
+    // An installed app takes versions from its own source only: another catalog (or a hand upload) must not slip in an update unless an administrator says so.
+    if (preview.action !== 'install' && preview.source !== preview.installedSource && body.switchSource !== true)
+      throw new ProblemError('app.package.source_changed', { appId, source: preview.source ?? 'upload', installedSource: preview.installedSource ?? 'upload' });
     if (settings.pool === null) await settings.update({ pool });
     const kept = this.deps.store.take(packageId, admin.id);
-    const params: InstallParams = { appId, packageId, folder: kept.folder, manifest: kept.manifest, pool, access: body.access ?? 'everybody' };
-    this.deps.logger.info('app install queued', { component: 'apps', appId, version: kept.manifest.version, action: preview.action });
+    const params: InstallParams = {
+      appId,
+      packageId,
+      folder: kept.folder,
+      manifest: kept.manifest,
+      pool,
+      access: body.access ?? 'everybody',
+      source: kept.source,
+    };
+    this.deps.logger.info('app install queued', { component: 'apps', appId, version: kept.manifest.version, action: preview.action, source: kept.source });
     return this.enqueue(appId, installJob, params, admin);
   }
 

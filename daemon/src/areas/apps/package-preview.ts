@@ -1,4 +1,4 @@
-import type { AppPackagePreview, ListChange, PackageAction } from '../../../../shared/src/api/app-packages.ts';
+import type { AppPackagePreview, BackendChange, ListChange, PackageAction } from '../../../../shared/src/api/app-packages.ts';
 import { compareVersions, type AppManifest, type StorageRequest } from '../../../../shared/src/api/app-manifest.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { KeptPackage } from './package-store.ts';
@@ -17,6 +17,21 @@ function storageChange(next: StorageRequest[], prev: StorageRequest[]): AppPacka
     changed: next.filter((r) => before.has(r.storageId) && !same(r, before.get(r.storageId) as StorageRequest)),
     kept: next.filter((r) => before.has(r.storageId) && same(r, before.get(r.storageId) as StorageRequest)),
   };
+}
+
+/** The installed app as a preview compares against: its manifest and the source it came from. */
+export interface InstalledApp {
+  manifest: AppManifest;
+  /** Catalog id; null: uploaded by hand. */
+  source: string | null;
+}
+
+/** A backend is the same when it runs the same command: anything else is code the administrator consents to again. */
+export function backendChange(next: AppManifest, installed: AppManifest | null): BackendChange {
+  const before = installed?.backend ?? null;
+  if (next.backend === null) return before === null ? 'none' : 'removed';
+  if (before === null) return 'added';
+  return JSON.stringify(next.backend) === JSON.stringify(before) ? 'kept' : 'changed';
 }
 
 /**
@@ -38,7 +53,8 @@ export function actionOf(next: AppManifest, installed: AppManifest | null): Pack
   return 'downgrade';
 }
 
-export function previewOf(pkg: KeptPackage, installed: AppManifest | null): AppPackagePreview {
+export function previewOf(pkg: KeptPackage, app: InstalledApp | null): AppPackagePreview {
+  const installed = app?.manifest ?? null;
   return {
     packageId: pkg.id,
     manifest: pkg.manifest,
@@ -50,6 +66,9 @@ export function previewOf(pkg: KeptPackage, installed: AppManifest | null): AppP
     installedVersion: installed?.version ?? null,
     permissions: listChange(pkg.manifest.permissions, installed?.permissions ?? []),
     storage: storageChange(pkg.manifest.storage, installed?.storage ?? []),
+    backend: backendChange(pkg.manifest, installed),
+    source: pkg.source,
+    installedSource: app?.source ?? null,
     expiresAt: new Date(pkg.expiresAt).toISOString(),
   };
 }

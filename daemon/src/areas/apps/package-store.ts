@@ -13,6 +13,8 @@ export interface KeptPackage {
   /** The package's private folder, with files/ (unpacked). */
   folder: string;
   manifest: AppManifest;
+  /** The catalog the package was taken from (its id); null: uploaded by hand. */
+  source: string | null;
   icon: string;
   size: number;
   unpackedBytes: number;

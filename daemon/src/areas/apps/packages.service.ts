@@ -2,20 +2,19 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { packageLimits, type AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
-import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { boundedBody } from '../../http/bounded-body.ts';
 import { unpackPackage } from './package-archive.ts';
 import { checkLayout } from './package-layout.ts';
-import { previewOf } from './package-preview.ts';
+import { previewOf, type InstalledApp } from './package-preview.ts';
 import type { PackageStore } from './package-store.ts';
 
 export interface PackagesDeps {
   store: PackageStore;
-  /** The installed version's manifest of an app; null when it is not installed. */
-  installed(appId: string): Promise<AppManifest | null>;
+  /** The installed version's manifest of an app with its source; null when it is not installed. */
+  installed(appId: string): Promise<InstalledApp | null>;
   boxVersion: string;
   logger: Logger;
 }
@@ -24,7 +23,8 @@ export interface PackagesDeps {
 export class PackagesService {
   constructor(private readonly deps: PackagesDeps) {}
 
-  async upload(user: Principal, body: Readable, declaredLength: number | null): Promise<AppPackagePreview> {
+  /** `source`: the catalog the Store took the package from; null for an upload by hand. */
+  async upload(user: Principal, body: Readable, declaredLength: number | null, source: string | null = null): Promise<AppPackagePreview> {
     if (declaredLength !== null && declaredLength > packageLimits.bytes) throw new ProblemError('request.body.too_large', { limit: packageLimits.bytes });
     const { id, folder } = await this.deps.store.reserve();
     try {
@@ -34,7 +34,7 @@ export class PackagesService {
       const summary = await unpackPackage(boundedBody(body, packageLimits.bytes), files);
       const contents = await checkLayout(files, this.deps.boxVersion);
       const installed = await this.deps.installed(contents.manifest.id);
-      const kept = this.deps.store.keep({ id, ownerId: user.id, folder, ...contents, ...summary });
+      const kept = this.deps.store.keep({ id, ownerId: user.id, folder, source, ...contents, ...summary });
       const preview = previewOf(kept, installed);
       this.deps.logger.info('app package uploaded', {
         component: 'apps',
@@ -42,6 +42,7 @@ export class PackagesService {
         appId: contents.manifest.id,
         version: contents.manifest.version,
         action: preview.action,
+        source,
       });
       return preview;
     } catch (err) {

@@ -1,5 +1,14 @@
 import { UniqueConstraintError } from 'sequelize';
-import type { GrantLevel, NewShare, ShareDetails, ShareGrants, ShareGrantsRequest, ShareInfo, ShareUpdate } from '../../../../shared/src/api/shares.ts';
+import type {
+  GrantLevel,
+  NewShare,
+  ShareAccess,
+  ShareDetails,
+  ShareGrants,
+  ShareGrantsRequest,
+  ShareInfo,
+  ShareUpdate,
+} from '../../../../shared/src/api/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -52,10 +61,15 @@ export class SharesService {
   async requireAccess(principal: Principal, shareId: number, need: GrantLevel): Promise<ShareRow> {
     const row = await this.deps.models.shares.findByPk(shareId);
     if (!row) throw new ProblemError('fs.share.not_found', { shareId });
-    const access = await this.deps.access.accessTo({ id: principal.id, admin: principal.admin, active: true }, shareId);
+    const access = await this.accessOf(principal, shareId);
     if (access === 'none') throw new ProblemError('fs.share.not_found', { shareId });
     if (!satisfies(access, need)) throw new ProblemError('fs.share.read_only', { shareId });
     return row;
+  }
+
+  /** The caller's own access to a share, as the file API checks it (apps' mapped storage is held to it too). */
+  accessOf(principal: Principal, shareId: number): Promise<ShareAccess> {
+    return this.deps.access.accessTo({ id: principal.id, admin: principal.admin, active: true }, shareId);
   }
 
   /** A share's name as people know it (problem params); the caller was checked already. */

@@ -24,6 +24,9 @@ export interface VerifiedCopy {
   branch: string;
 }
 
+/** A fetched catalog copy (shallow repository and checkout) may take this much disk at most. */
+export const defaultMaxCatalogBytes = 2 * 1024 * 1024 * 1024;
+
 export const isSshUrl = (url: string) => !/^https?:\/\//.test(url);
 
 /**
@@ -35,7 +38,18 @@ export class CatalogCopies {
   private readonly verified = new Map<number, VerifiedCopy>();
   private readonly running = new Map<number, Promise<VerifiedCopy>>();
 
-  constructor(private readonly deps: { root: string; keys: readonly TrustedKey[]; logger: Logger; timeoutMs: number }) {}
+  constructor(
+    private readonly deps: {
+      root: string;
+      keys: readonly TrustedKey[];
+      logger: Logger;
+      timeoutMs: number;
+      /** The most bytes a fetched copy may take on disk (repository and checkout). */
+      maxBytes: number;
+      /** A CA file git trusts for https catalogs instead of the system's (tests). */
+      caFile?: string;
+    },
+  ) {}
 
   private folder(key: number): string {
     return path.join(this.deps.root, String(key));
@@ -87,9 +101,17 @@ export class CatalogCopies {
         home,
         ssh: isSshUrl(target.url) ? this.ssh(target.key) : null,
         timeoutMs: this.deps.timeoutMs,
+        maxBytes: this.deps.maxBytes,
+        caFile: this.deps.caFile,
         signal,
       }).catch(async (err: unknown) => {
         if (!(err instanceof GitFailure)) throw err;
+        if (err.reason === 'tooLarge')
+          throw new ProblemError(
+            'store.fetch.too_large',
+            { limit: this.deps.maxBytes },
+            { detail: `The catalog's repository is larger than ${this.deps.maxBytes} bytes` },
+          );
         // ssh refuses a server whose key differs from the pinned one (StrictHostKeyChecking accept-new): its own words say so.
         if (isSshUrl(target.url) && /REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed/.test(err.stderr)) {
           const pinned = (await pinnedHostKey(this.ssh(target.key)).catch(() => null)) ?? 'unknown';

@@ -15,7 +15,7 @@ import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-prov
 import type { AppsArea } from '../apps/apps-area.ts';
 import type { UserRow } from '../users/user.model.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
-import { CatalogCopies } from './catalog-copies.ts';
+import { CatalogCopies, defaultMaxCatalogBytes } from './catalog-copies.ts';
 import { lastDueAt } from './daily-check.ts';
 import { runCheck } from './store-check.ts';
 import { StoreBrowse } from './store-browse.ts';
@@ -23,10 +23,12 @@ import { storeHandlers } from './store.routes.ts';
 import { initStoreModels } from './store.model.ts';
 import { checkJob, StoreService, syncJob, type ProjectCatalog } from './store.service.ts';
 
-/** Test seams: the project catalogs (a loopback server instead of the project's) and the fetch time limit. */
+/** Test seams: the project catalogs (a loopback server instead of the project's), the fetch time limit and size cap, and a CA git trusts. */
 export interface StoreOptions {
   projectCatalogs?: ProjectCatalog[];
   fetchTimeoutMs?: number;
+  maxCatalogBytes?: number;
+  gitCaFile?: string;
 }
 
 export const defaultProjectCatalogs: ProjectCatalog[] = [{ id: 'cellar', name: 'Cellar', url: 'https://git.cellar-nas.org/cellar/catalog.git' }];
@@ -68,8 +70,11 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
     keys: trustedKeys(trustedKeysFile),
     logger: deps.logger,
     timeoutMs: deps.options?.fetchTimeoutMs ?? 120_000,
+    maxBytes: deps.options?.maxCatalogBytes ?? defaultMaxCatalogBytes,
+    caFile: deps.options?.gitCaFile,
   });
-  const installed = async () => (await deps.apps.apps.list()).apps.map((a) => ({ id: a.id, version: a.manifest.version, updatePolicy: a.updatePolicy }));
+  const installed = async () =>
+    (await deps.apps.apps.list()).apps.map((a) => ({ id: a.id, version: a.manifest.version, updatePolicy: a.updatePolicy, source: a.source }));
   const store = new StoreService({
     models,
     copies,
@@ -86,7 +91,7 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
   const browse = new StoreBrowse({
     store,
     installedVersions: async () => new Map((await installed()).map((a) => [a.id, a.version])),
-    takePackage: (user, body, size) => deps.apps.packages.upload(user, body, size),
+    takePackage: (user, body, size, source) => deps.apps.packages.upload(user, body, size, source),
     tempDir: root,
     downloadTimeoutMs: deps.options?.fetchTimeoutMs ?? 120_000,
   });

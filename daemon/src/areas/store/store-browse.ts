@@ -11,14 +11,15 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { checkedFile, sha256Of } from './catalog-verify.ts';
 import type { VerifiedCopy } from './catalog-copies.ts';
 import { newestRunnable, type StoreService } from './store.service.ts';
+import { catalogPlace, mayCarryToken } from './token-origin.ts';
 import type { CatalogRow } from './store.model.ts';
 
 export interface BrowseDeps {
   store: StoreService;
   /** The installed version of each app, by id. */
   installedVersions(): Promise<Map<string, string>>;
-  /** The Apps area's upload path: the same checks, preview and 15 minutes of keeping. */
-  takePackage(user: Principal, body: Readable, size: number): Promise<AppPackagePreview>;
+  /** The Apps area's upload path: the same checks, preview and 15 minutes of keeping; `source` is the catalog's id, which an install binds the app to. */
+  takePackage(user: Principal, body: Readable, size: number, source: string): Promise<AppPackagePreview>;
   /** Where downloaded packages wait for their hash check. */
   tempDir: string;
   downloadTimeoutMs: number;
@@ -134,21 +135,23 @@ export class StoreBrowse {
     for (const image of [...v.icons, ...v.screenshots]) await checkedFile(copy.root, image.path, image.sha256);
     if (v.package.path) {
       const file = await checkedFile(copy.root, v.package.path, v.package.sha256);
-      return this.deps.takePackage(user, createReadStream(file), v.package.size);
+      return this.deps.takePackage(user, createReadStream(file), v.package.size, row.catalogId);
     }
     const dir = await mkdtemp(path.join(this.deps.tempDir, 'download-'));
     try {
       const file = path.join(dir, 'package');
-      await writeFile(file, await this.download(v.package.url as string, v.package.size, row.readToken));
+      await writeFile(file, await this.download(v.package.url as string, v.package.size, row.readToken ?? null, row.url));
       if ((await sha256Of(file)) !== v.package.sha256) throw new ProblemError('store.package.hash_mismatch', { path: v.package.url });
-      return await this.deps.takePackage(user, createReadStream(file), v.package.size);
+      return await this.deps.takePackage(user, createReadStream(file), v.package.size, row.catalogId);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
-  /** Downloads a package of a private or public https address, at most the size the index names. */
-  private async download(url: string, size: number, token: string | null): Promise<Buffer> {
+  /** Downloads a package of a private or public https address, at most the size the index names; the read token goes only to the catalog's own place. */
+  private async download(url: string, size: number, readToken: string | null, catalogUrl: string): Promise<Buffer> {
+    const withheld = readToken !== null && !mayCarryToken(url, catalogUrl);
+    const token = withheld ? null : readToken;
     const headers: Record<string, string> = token ? { Authorization: `Basic ${Buffer.from(token).toString('base64')}` } : {};
     const answer = await fetch(url, { headers, redirect: 'error', signal: AbortSignal.timeout(this.deps.downloadTimeoutMs) }).catch((err: unknown) => {
       // The cause names what failed (refused, certificate, time limit); the address carries no secret, the token is in a header.
@@ -163,7 +166,13 @@ export class StoreBrowse {
       throw new ProblemError(
         'store.package.download_failed',
         { status: answer.status },
-        { detail: token ? `${url} refused the catalog's read token` : `${url} asks for a read token: set the catalog's read token (user:token)` },
+        {
+          detail: withheld
+            ? `${url} asks for a read token, which goes only to the catalog's own host (${catalogPlace(catalogUrl)?.host ?? 'unknown'})`
+            : token
+              ? `${url} refused the catalog's read token`
+              : `${url} asks for a read token: set the catalog's read token (user:token)`,
+        },
       );
     if (!answer.ok || !answer.body) throw new ProblemError('store.package.download_failed', { status: answer.status });
     const chunks: Buffer[] = [];

@@ -37,8 +37,9 @@ export interface CheckResult {
   announced: { appId: string; version: string }[];
 }
 
-/** An update that asks for more than the installed version may not go in unattended: its consent is the administrator's. */
-const needsConsent = (p: AppPackagePreview) => p.permissions.added.length > 0 || p.storage.added.length > 0 || p.storage.changed.length > 0;
+/** An update that asks for more than the installed version (a permission, storage, a new or other backend) may not go in unattended: its consent is the administrator's. */
+const needsConsent = (p: AppPackagePreview) =>
+  p.permissions.added.length > 0 || p.storage.added.length > 0 || p.storage.changed.length > 0 || p.backend === 'added' || p.backend === 'changed';
 
 /**
  * The check (daily, or asked for): fetches every enabled catalog at once, each with its own time
@@ -62,7 +63,7 @@ export async function runCheck(deps: CheckDeps, ctx: JobContext<Record<string, n
     });
     if (!created) return;
     result.announced.push({ appId, version });
-    const why = code === 'store.update.needs_consent' ? ' It asks for new permissions or storage: install it from the Store.' : '';
+    const why = code === 'store.update.needs_consent' ? ' It asks for new permissions, storage or a new backend: install it from the Store.' : '';
     for (const id of admins)
       await deps.notify(id, {
         type: 'store.update',

@@ -37,6 +37,8 @@ export interface InstalledApp {
   id: string;
   version: string;
   updatePolicy: AppUpdatePolicy;
+  /** The catalog the app came from: the only one whose versions are its updates (null: uploaded by hand, none). */
+  source: string | null;
 }
 
 export interface StoreDeps {
@@ -159,7 +161,11 @@ export class StoreService {
     return { settings: await this.settings(), catalogs, updates };
   }
 
-  /** Newer versions of installed apps in the enabled catalogs: the newest one this box can run, from whichever catalog has it. */
+  /**
+   * Newer versions of installed apps: the newest one this box can run, from the catalog each app came
+   * from and no other, so a catalog cannot ship updates for an app it did not provide (an app
+   * uploaded by hand gets none).
+   */
   async updates(): Promise<PendingUpdate[]> {
     const [installed, rows, settings] = await Promise.all([
       this.deps.installed(),
@@ -170,6 +176,7 @@ export class StoreService {
     for (const app of installed) {
       let best: PendingUpdate | null = null;
       for (const row of rows) {
+        if (row.catalogId !== app.source) continue;
         const entry = this.deps.copies.get(row.key)?.index.apps.find((a) => a.id === app.id);
         const v = entry && newestRunnable(entry, this.deps.boxVersion);
         if (!v || compareVersions(v.manifest.version, app.version) <= 0) continue;

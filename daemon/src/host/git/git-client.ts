@@ -1,7 +1,7 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { installPath } from '../../core/install-paths.ts';
-import { runTool } from './git-process.ts';
+import { GitFailure, runTool } from './git-process.ts';
 
 /** Where a catalog's SSH identity lives: the box's deploy key and the host key pinned on the first fetch. */
 export interface SshIdentity {
@@ -38,20 +38,12 @@ function gitEnv(home: string, ssh: SshIdentity | null): NodeJS.ProcessEnv {
   };
 }
 
-/** Options given on every git command line: no hooks, no symlinks in checkouts, only network transports, slow transfers give up. */
+/** Options given on every git command line: no hooks, no symlinks in checkouts, slow transfers give up. */
 const safety = [
   '-c',
   'core.hooksPath=/dev/null',
   '-c',
   'core.symlinks=false',
-  '-c',
-  'protocol.allow=never',
-  '-c',
-  'protocol.https.allow=always',
-  '-c',
-  'protocol.http.allow=always',
-  '-c',
-  'protocol.ssh.allow=always',
   '-c',
   'http.lowSpeedLimit=1',
   '-c',
@@ -59,6 +51,30 @@ const safety = [
   '-c',
   'submodule.recurse=false',
 ];
+
+/**
+ * The transports a clone of `url` may use, redirects included: its own only, so an https catalog
+ * is never redirected to plain http (nor to ssh or file). A development http catalog may go up to
+ * https.
+ */
+export function transportOptions(url: string): string[] {
+  const own = url.startsWith('https://') ? ['https'] : url.startsWith('http://') ? ['http', 'https'] : ['ssh'];
+  return ['-c', 'protocol.allow=never', ...own.flatMap((t) => ['-c', `protocol.${t}.allow=always`])];
+}
+
+/** Bytes of the regular files below `folder` (links and folders themselves not counted); 0 before it exists. */
+async function folderBytes(folder: string): Promise<number> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+  let total = 0;
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    // A file git renamed or removed since the listing counts as nothing.
+    total += (await lstat(path.join(entry.parentPath, entry.name)).catch(() => null))?.size ?? 0;
+  }
+  return total;
+}
+
+const sizeCheckMs = 250;
 
 export interface CloneRequest {
   url: string;
@@ -68,19 +84,53 @@ export interface CloneRequest {
   home: string;
   ssh: SshIdentity | null;
   timeoutMs: number;
+  /** The most bytes `dest` may hold, fetched objects and checkout together: beyond it git is stopped (GitFailure `tooLarge`). */
+  maxBytes: number;
+  /** A CA file git trusts for https instead of the system's (tests' loopback https servers). */
+  caFile?: string;
   signal?: AbortSignal;
 }
 
-/** Clones one branch's newest commit into `dest` and answers that commit. */
+/**
+ * Clones one branch's newest commit into `dest` and answers that commit. The folder is measured
+ * while git writes it and once more at the end; a repository beyond `maxBytes` stops git and
+ * fails (the caller removes `dest`).
+ */
 export async function cloneBranch(req: CloneRequest): Promise<string> {
   const env = gitEnv(req.home, req.ssh);
   if (req.ssh) await rm(oldWrapperFile(req.ssh), { force: true });
-  await runTool(['git', ...safety, 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', req.branch, '--', req.url, req.dest], {
-    env,
-    timeoutMs: req.timeoutMs,
-    signal: req.signal,
-  });
-  const { stdout } = await runTool(['git', ...safety, '-C', req.dest, 'rev-parse', 'HEAD'], { env, timeoutMs: 10_000, signal: req.signal });
+  const options = [...safety, ...transportOptions(req.url), ...(req.caFile ? ['-c', `http.sslCAInfo=${req.caFile}`] : [])];
+  const tooLarge = new AbortController();
+  const signal = req.signal ? AbortSignal.any([req.signal, tooLarge.signal]) : tooLarge.signal;
+  // Measured again after four times as long as the last walk took (at least every 250 ms): a big checkout costs git at most a fifth more.
+  let watch: NodeJS.Timeout | undefined;
+  const measure = () => {
+    const started = performance.now();
+    void folderBytes(req.dest)
+      .then((bytes) => {
+        if (bytes > req.maxBytes) tooLarge.abort();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!tooLarge.signal.aborted && watch !== undefined) watch = setTimeout(measure, Math.max(sizeCheckMs, 4 * (performance.now() - started)));
+      });
+  };
+  watch = setTimeout(measure, sizeCheckMs);
+  try {
+    await runTool(['git', ...options, 'clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', req.branch, '--', req.url, req.dest], {
+      env,
+      timeoutMs: req.timeoutMs,
+      signal,
+    });
+  } catch (err) {
+    if (tooLarge.signal.aborted) throw new GitFailure('tooLarge', '');
+    throw err;
+  } finally {
+    clearTimeout(watch);
+    watch = undefined;
+  }
+  if ((await folderBytes(req.dest)) > req.maxBytes) throw new GitFailure('tooLarge', '');
+  const { stdout } = await runTool(['git', ...options, '-C', req.dest, 'rev-parse', 'HEAD'], { env, timeoutMs: 10_000, signal: req.signal });
   return stdout.trim();
 }
 

@@ -10,7 +10,7 @@ export interface GitRun {
 /** Why a run of git or ssh-keygen ended without success: the words of a catalog's last error. */
 export class GitFailure extends Error {
   constructor(
-    readonly reason: 'timeout' | 'cancelled' | 'exit',
+    readonly reason: 'timeout' | 'cancelled' | 'exit' | 'tooLarge',
     readonly stderr: string,
   ) {
     super(reason === 'exit' ? stderr.trim().split('\n').slice(-3).join(' ') || 'git failed' : reason);

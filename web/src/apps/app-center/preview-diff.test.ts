@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
-import { consentPermissions, permissionRows, staysRevoked, storageRows, svgDataUrl } from './preview-diff.ts';
+import { consentPermissions, permissionRows, staysRevoked, storageRows, svgDataUrl, updateNeedsConsent } from './preview-diff.ts';
 
 const request = (storageId: string, access: 'read' | 'readWrite' = 'read', purpose = 'p') => ({ storageId, access, purpose });
 
@@ -16,6 +16,9 @@ function preview(over: Partial<AppPackagePreview>): AppPackagePreview {
     installedVersion: '1.0.0',
     permissions: { added: [], removed: [], kept: [] },
     storage: { added: [], removed: [], changed: [], kept: [] },
+    backend: 'none',
+    source: null,
+    installedSource: null,
     expiresAt: '2026-01-01T00:00:00.000Z',
     ...over,
   };
@@ -61,5 +64,18 @@ describe('App Center: preview diff', () => {
     const url = svgDataUrl('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>');
     expect(url.startsWith('data:image/svg+xml;charset=utf-8,')).to.equal(true);
     expect(decodeURIComponent(url.split(',')[1]!)).to.contain('<circle r="1"/>');
+  });
+
+  it('sends an update to its preview when it asks for more: a permission, storage, a new or other backend, another source', () => {
+    const same = { source: 'cellar', installedSource: 'cellar' };
+    expect(updateNeedsConsent(preview({ ...same, backend: 'kept', permissions: { added: [], removed: [], kept: ['files'] } }))).to.equal(false);
+    expect(updateNeedsConsent(preview({ ...same, backend: 'removed' }))).to.equal(false);
+    expect(updateNeedsConsent(preview({ ...same, permissions: { added: ['files'], removed: [], kept: [] } }))).to.equal(true);
+    expect(updateNeedsConsent(preview({ ...same, storage: { added: [request('a')], removed: [], changed: [], kept: [] } }))).to.equal(true);
+    expect(updateNeedsConsent(preview({ ...same, storage: { added: [], removed: [], changed: [request('a')], kept: [] } }))).to.equal(true);
+    expect(updateNeedsConsent(preview({ ...same, backend: 'added' }))).to.equal(true);
+    expect(updateNeedsConsent(preview({ ...same, backend: 'changed' }))).to.equal(true);
+    expect(updateNeedsConsent(preview({ source: 'custom-2', installedSource: 'cellar' }))).to.equal(true);
+    expect(updateNeedsConsent(preview({ source: null, installedSource: 'cellar' }))).to.equal(true);
   });
 });

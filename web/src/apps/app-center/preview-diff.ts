@@ -52,6 +52,22 @@ export function consentPermissions(preview: AppPackagePreview, revoked: readonly
   return [...preview.permissions.added, ...preview.permissions.kept.filter((p) => !revoked.includes(p))];
 }
 
+/**
+ * Whether an update asks for more than the installed version has, so that its preview must ask
+ * the administrator first instead of installing at once: a new permission, new or changed storage,
+ * a backend that is new or runs another command, or another source than the installed app's.
+ */
+export function updateNeedsConsent(preview: AppPackagePreview): boolean {
+  return (
+    preview.permissions.added.length > 0 ||
+    preview.storage.added.length > 0 ||
+    preview.storage.changed.length > 0 ||
+    preview.backend === 'added' ||
+    preview.backend === 'changed' ||
+    preview.source !== preview.installedSource
+  );
+}
+
 /** Permissions the new version still asks for that stay revoked. */
 export function staysRevoked(preview: AppPackagePreview, revoked: readonly AppPermission[]): AppPermission[] {
   return preview.permissions.kept.filter((p) => revoked.includes(p));
