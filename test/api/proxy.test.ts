@@ -291,6 +291,38 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
       expect((await authorize(hostId, { Cookie: cookie.split(';')[0] ?? '' })).status).to.equal(401);
     });
 
+    it("sends the ticket only to the host's own scheme and the proxy's own port, whatever the link names", async () => {
+      const aliceClient = await box.signIn('alice', 'alice password 1');
+      // The host has a certificate: https on the proxy's HTTPS port (8443 in development), never the link's http or 9999.
+      for (const url of ['http://app.local:9999/photos', 'https://app.local:9999/photos', 'http://APP.local/photos']) {
+        const ticket = await aliceClient.api.proxy.ticket({ body: { url } });
+        expect(ticket.url, url).to.match(/^https:\/\/app\.local:8443\/\.cellar\/ticket\?ticket=[\w-]+$/);
+      }
+      // A host without a certificate is reached over http on the proxy's HTTP port.
+      const plain = await admin.api.proxy.createHost({ body: host(['plain.local'], { signIn: { enabled: true, userIds: [alice], groupIds: [] } }) });
+      const plainId = plain.hosts.find((h) => h.domains[0] === 'plain.local')?.id ?? 0;
+      const ticket = await aliceClient.api.proxy.ticket({ body: { url: 'https://plain.local:9999/x' } });
+      expect(ticket.url).to.match(/^http:\/\/plain\.local:8080\/\.cellar\/ticket\?ticket=[\w-]+$/);
+      expect((await redeem(plainId, ticket.url)).headers.get('location')).to.equal('/x');
+    });
+
+    it('sends the browser on to a path on the host after the ticket, never to another host', async () => {
+      const aliceClient = await box.signIn('alice', 'alice password 1');
+      const cases: [string, string][] = [
+        ['https://app.local//evil.example/steal', '/evil.example/steal'],
+        ['https://app.local///evil.example', '/evil.example'],
+        ['https://app.local/%2F%2Fevil.example', '/%2F%2Fevil.example'],
+        ['https://app.local', '/'],
+        ['https://app.local/albums/1?sort=date', '/albums/1?sort=date'],
+      ];
+      for (const [url, location] of cases) {
+        const ticket = await aliceClient.api.proxy.ticket({ body: { url } });
+        const redeemed = await redeem(hostId, ticket.url);
+        expect(redeemed.status, url).to.equal(302);
+        expect(redeemed.headers.get('location'), url).to.equal(location);
+      }
+    });
+
     it('refuses a user without the grant, lets a group in, and knows no unprotected host', async () => {
       const bob = await box.signIn('bob', 'bob password 1');
       await expectProblem(bob.api.proxy.ticket({ body: { url: 'https://app.local/' } }), 'proxy.access.denied', 403);

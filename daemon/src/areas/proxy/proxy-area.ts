@@ -74,6 +74,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     groupIdsOf: async (userId) => (await deps.identity.groups.list()).filter((g) => g.members.some((m) => m.id === userId)).map((g) => g.id),
     throttle: new LoginThrottle(deps.db, undefined, () => deps.clock.now()),
     grants: new ProxyGrants(deps.db, () => deps.clock.now()),
+    ports: () => ports,
   });
   const service: ProxyService = new ProxyService({
     db: deps.db,
