@@ -167,8 +167,11 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
   it('throttles wrong Basic Auth passwords per host and visitor address, and lets the right one in from elsewhere', async () => {
     const created = await admin.api.proxy.createHost({ body: host(['guarded.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
     const id = created.hosts.find((h) => h.domains[0] === 'guarded.local')?.id ?? 0;
+    // As nginx asks: the visitor's address with the key the daemon gave nginx in its configuration.
+    const key = /proxy_set_header X-Proxy-Key ([\w-]+);/.exec(readFileSync(conf('nginx.conf'), 'utf8'))?.[1] ?? '';
+    expect(key).to.have.length.greaterThan(40);
     const from = (address: string, password: string) =>
-      authorize(id, { 'X-Real-IP': address, Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}` });
+      authorize(id, { 'X-Real-IP': address, 'X-Proxy-Key': key, Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}` });
     for (let i = 0; i < 5; i++) expect((await from('192.0.2.10', `guess ${i}`)).status).to.equal(401);
     const held = await from('192.0.2.10', 'erin secret');
     expect(held.status).to.equal(401);
@@ -182,6 +185,31 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     expect(readFileSync(conf('nginx.conf'), 'utf8'))
       .to.include('proxy_set_header X-Real-IP $remote_addr;')
       .and.include('return 429;');
+  });
+
+  it("counts a local process's Basic Auth guesses under its own address, whatever X-Real-IP or X-Forwarded-For it names", async () => {
+    const created = await admin.api.proxy.createHost({ body: host(['forged.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
+    const id = created.hosts.find((h) => h.domains[0] === 'forged.local')?.id ?? 0;
+    const client = box.client();
+    const guess = (password: string, forged: Record<string, string>) =>
+      client.request('GET', '/api/proxy/authorize', {
+        headers: { 'X-Proxy-Host-Id': String(id), Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}`, ...forged },
+        from: '127.0.0.21',
+      });
+    // Each guess names another address, with a made-up key or none: all five count for 127.0.0.21.
+    for (let i = 0; i < 5; i++) {
+      const forged = [{ 'X-Real-IP': `192.0.2.${i}` }, { 'X-Real-IP': `192.0.2.${i}`, 'X-Proxy-Key': 'guessed' }, { 'X-Forwarded-For': `192.0.2.${i}` }][i % 3]!;
+      expect((await guess(`guess ${i}`, forged)).status).to.equal(401);
+    }
+    const held = await guess('erin secret', { 'X-Real-IP': '192.0.2.99' });
+    expect(held.headers.get('x-cellar-auth')).to.equal('throttled');
+    // Another address is not held by that one's guesses.
+    const other = await client.request('GET', '/api/proxy/authorize', {
+      headers: { 'X-Proxy-Host-Id': String(id), Authorization: `Basic ${Buffer.from('erin:erin secret').toString('base64')}` },
+      from: '127.0.0.22',
+    });
+    expect(other.status).to.equal(204);
+    now += 31_000;
   });
 
   it('checks a host target with one request and says when it does not answer', async () => {

@@ -1,4 +1,4 @@
-import { proxyHostHeader } from '../../../../shared/src/api/proxy.ts';
+import { proxyHostHeader, proxyKeyHeader } from '../../../../shared/src/api/proxy.ts';
 import type { NginxPlan } from '../../host/nginx/nginx-config.ts';
 import type { NginxFile } from '../../host/nginx/nginx-host.ts';
 import { proxyCookie } from './proxy-access.ts';
@@ -13,6 +13,8 @@ export interface PlanContext {
   /** The box's presented certificate: the default server's on the HTTPS port. */
   boxCertificate: StoredCertificate;
   streamModule: string | null;
+  /** The daemon's per-start secret nginx sends with the visitor's address. */
+  forwarderKey: string;
 }
 
 /** nginx's plan and the certificate files beside its configuration, from the proxy's rows. */
@@ -63,6 +65,8 @@ export function buildPlan(state: ProxyState, context: PlanContext): { plan: Ngin
       streams,
       streamModule: context.streamModule,
       hostHeader: proxyHostHeader,
+      keyHeader: proxyKeyHeader,
+      forwarderKey: context.forwarderKey,
       signInCookie: proxyCookie,
     },
     files,

@@ -49,6 +49,9 @@ export interface NginxPlan {
   /** Path of nginx's stream module; needed when there are streams. */
   streamModule: string | null;
   hostHeader: string;
+  /** Header and value that make the daemon believe the X-Real-IP of nginx's auth_request (a local process cannot send them). */
+  keyHeader: string;
+  forwarderKey: string;
   /** The box's cookie for sign-in-protected hosts: nginx keeps it from the targets. */
   signInCookie: string;
 }
@@ -91,8 +94,9 @@ function guardLocations(plan: NginxPlan, host: NginxProxyHost): string[] {
       `proxy_pass ${daemon}/api/proxy/authorize;`,
       'proxy_pass_request_body off;',
       'proxy_set_header Content-Length "";',
-      // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent.
+      // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent, with the key that vouches for it.
       'proxy_set_header X-Real-IP $remote_addr;',
+      `proxy_set_header ${plan.keyHeader} ${plan.forwarderKey};`,
       ...daemonHeaders,
     ]),
     ...block('location = /.cellar/ticket', [`proxy_pass ${daemon}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
