@@ -1,6 +1,8 @@
 import { proxyHostHeader, proxyKeyHeader } from '../../../../shared/src/api/proxy.ts';
 import type { NginxPlan } from '../../host/nginx/nginx-config.ts';
 import type { NginxFile } from '../../host/nginx/nginx-host.ts';
+import { sessionCookieName } from '../../http/app.ts';
+import { deviceCookieName } from '../auth/device-cookie.ts';
 import { proxyCookie } from './proxy-access.ts';
 import type { ProxyState, StoredCertificate } from './proxy-records.ts';
 
@@ -67,7 +69,7 @@ export function buildPlan(state: ProxyState, context: PlanContext): { plan: Ngin
       hostHeader: proxyHostHeader,
       keyHeader: proxyKeyHeader,
       forwarderKey: context.forwarderKey,
-      signInCookie: proxyCookie,
+      keptCookies: [proxyCookie, sessionCookieName, deviceCookieName],
     },
     files,
   };
