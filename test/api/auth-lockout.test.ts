@@ -133,8 +133,7 @@ describe('auth: the TOTP step under attack', () => {
       await owner.api.auth.totpConfirm({ body: { code: await totpCode(secret, -1) } });
       // The owner's browser signs in with both steps and is known from then on.
       const device = await signInWithTotp(box, username, secret, 0);
-      const both = (c: TestClient, from: string, password: string) =>
-        c.request('POST', '/api/auth/login', { body: { username, password }, from });
+      const both = (c: TestClient, from: string, password: string) => c.request('POST', '/api/auth/login', { body: { username, password }, from });
       for (let i = 0; i < 10; i++) expect((await both(box.client(), `127.0.1.${i}`, `guess-${i}`)).status).to.equal(401);
       expect((await both(box.client(), '127.0.2.1', userPassword)).status).to.equal(429);
 

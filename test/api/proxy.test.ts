@@ -198,7 +198,12 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
       });
     // Each guess names another address, with a made-up key or none: all five count for 127.0.0.21.
     for (let i = 0; i < 5; i++) {
-      const forged = [{ 'X-Real-IP': `192.0.2.${i}` }, { 'X-Real-IP': `192.0.2.${i}`, 'X-Proxy-Key': 'guessed' }, { 'X-Forwarded-For': `192.0.2.${i}` }][i % 3]!;
+      const named: Record<string, string>[] = [
+        { 'X-Real-IP': `192.0.2.${i}` },
+        { 'X-Real-IP': `192.0.2.${i}`, 'X-Proxy-Key': 'guessed' },
+        { 'X-Forwarded-For': `192.0.2.${i}` },
+      ];
+      const forged = named[i % 3]!;
       expect((await guess(`guess ${i}`, forged)).status).to.equal(401);
     }
     const held = await guess('erin secret', { 'X-Real-IP': '192.0.2.99' });

@@ -193,21 +193,23 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     };
 
     // A link names a port and scheme of its own: the desktop asks first, naming the host; Escape says no.
-    let dialog = await arrive('https://app.local:9999/photos?album=1');
-    expect(await dialog.textContent()).to.include('app.local').and.include(en['proxy.return.confirm'].split('{host}')[0] ?? '');
+    const asked = await arrive('https://app.local:9999/photos?album=1');
+    expect(await asked.textContent())
+      .to.include('app.local')
+      .and.include(en['proxy.return.confirm'].split('{host}')[0] ?? '');
     expect(await controlsPastViewport(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('proxy-return-confirm-phone') });
     // Cancel has the focus: Enter or Escape right away never follows the link.
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal(enDesktop['desktop.cancel']);
     await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
+    await asked.waitFor({ state: 'detached' });
     expect(new URL(page.url()).origin).to.equal(box.url);
     expect(new URL(page.url()).hash).to.equal('');
     expect(tickets).to.deep.equal([]);
     expect(opened).to.deep.equal([]);
 
     // Yes by keyboard: the ticket goes to the host's own scheme and the proxy's port (http, 8080), not the link's.
-    dialog = await arrive('https://app.local:9999/photos?album=1');
+    await arrive('https://app.local:9999/photos?album=1');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.origin === 'http://app.local:8080');
@@ -216,8 +218,8 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     expect(opened[0]).to.match(/^http:\/\/app\.local:8080\/\.cellar\/ticket\?ticket=[\w-]+$/);
 
     // A name no protected host answers for: after the yes, the desktop says so.
-    dialog = await arrive('http://nothing.local/');
-    await dialog.getByRole('button', { name: en['proxy.return.open'] }).click();
+    const unknown = await arrive('http://nothing.local/');
+    await unknown.getByRole('button', { name: en['proxy.return.open'] }).click();
     await page
       .getByRole('alert')
       .filter({ hasText: en['proxy.return.failed'].split(':')[0] ?? '' })

@@ -50,7 +50,8 @@ export function proxyHandlers(proxy: ProxyService, access: ProxyAccess, forwarde
     updateStream: ({ params, body }) => proxy.updateStream(params.id, body),
     removeStream: ({ params }) => proxy.removeStream(params.id),
     ticket: ({ user, body }) => access.ticket(user, body.url),
-    authorize: ({ req }) => access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization'), visitorAddress(req, forwarderKey)),
+    authorize: ({ req }) =>
+      access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization'), visitorAddress(req, forwarderKey)),
     redeem: async ({ req, res, query }) => {
       const secure = req.get('X-Forwarded-Proto') === 'https';
       const { cookie, location } = await access.redeem(hostIdOf(req.get(proxyHostHeader)), query.ticket, secure);
