@@ -3,8 +3,7 @@ import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from
 import { createUser, signInWithTotp, totpCode, userPassword } from '../helpers/identity.ts';
 
 // Issue 11: wrong passwords for admin from anywhere must not lock the owner's known browser out.
-// Other clients are told apart by X-Forwarded-For (the daemon trusts it from loopback), always with
-// loopback addresses; the daemon's clock is moved past each lock instead of waiting.
+// Other clients are told apart by the loopback address their connection leaves from (127.0.0.0/8); the daemon's clock is moved past each lock instead of waiting.
 describe('auth: lockout without a lever for attackers (device cookies)', () => {
   const clock = { offset: 0, now: () => Date.now() + clock.offset };
   let box: TestDaemon;
@@ -22,7 +21,7 @@ describe('auth: lockout without a lever for attackers (device cookies)', () => {
 
   /** A raw sign-in; `from` is the client address, `cookie` a Cookie header of the caller's own. */
   async function login(c: TestClient, password: string, from: string, username = 'admin'): Promise<Response> {
-    return c.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'X-Forwarded-For': from } });
+    return c.request('POST', '/api/auth/login', { body: { username, password }, from });
   }
 
   /** One wrong password from a new address each time, as a distributed guesser would send. */
@@ -94,7 +93,8 @@ describe('auth: lockout without a lever for attackers (device cookies)', () => {
     for (const forged of forgeries) {
       const res = await box.client().request('POST', '/api/auth/login', {
         body: { username: 'admin', password: adminPassword },
-        headers: { 'X-Forwarded-For': '127.0.0.3', Cookie: `box.device=${forged}` },
+        headers: { Cookie: `box.device=${forged}` },
+        from: '127.0.0.3',
       });
       await expectThrottled(res);
     }
@@ -111,7 +111,8 @@ describe('auth: lockout without a lever for attackers (device cookies)', () => {
     const send = (password: string) =>
       box.client().request('POST', '/api/auth/login', {
         body: { username: 'admin', password },
-        headers: { 'X-Forwarded-For': '127.0.0.4', Cookie: `box.device=${stolen}` },
+        headers: { Cookie: `box.device=${stolen}` },
+        from: '127.0.0.4',
       });
     for (let i = 0; i < 5; i++) expect((await send(`guess-${i}`)).status).to.equal(401);
     await expectThrottled(await send(adminPassword));
@@ -132,19 +133,43 @@ describe('auth: the TOTP step under attack', () => {
       await owner.api.auth.totpConfirm({ body: { code: await totpCode(secret, -1) } });
       // The owner's browser signs in with both steps and is known from then on.
       const device = await signInWithTotp(box, username, secret, 0);
-      const both = (c: TestClient, from: string, password: string) =>
-        c.request('POST', '/api/auth/login', { body: { username, password }, headers: { 'X-Forwarded-For': from } });
+      const both = (c: TestClient, from: string, password: string) => c.request('POST', '/api/auth/login', { body: { username, password }, from });
       for (let i = 0; i < 10; i++) expect((await both(box.client(), `127.0.1.${i}`, `guess-${i}`)).status).to.equal(401);
       expect((await both(box.client(), '127.0.2.1', userPassword)).status).to.equal(429);
 
       expect(await (await both(device, '127.0.0.1', userPassword)).json()).to.deep.equal({ state: 'totpRequired' });
       const right = await totpCode(secret, 1);
       const wrong = right === '000000' ? '111111' : '000000';
-      const step = (code: string) => device.request('POST', '/api/auth/login/totp', { body: { code }, headers: { 'X-Forwarded-For': '127.0.0.1' } });
+      const step = (code: string) => device.request('POST', '/api/auth/login/totp', { body: { code }, from: '127.0.0.1' });
       for (let i = 0; i < 5; i++) expect((await step(wrong)).status).to.equal(401);
       const held = await step(right);
       expect(held.status).to.equal(429);
       expect(Number(held.headers.get('retry-after'))).to.be.within(1, 30);
+    } finally {
+      await box.close();
+    }
+  });
+});
+
+describe('auth: the address the throttle counts is the connection’s', () => {
+  it('counts wrong passwords under the caller’s own address, whatever X-Forwarded-For or X-Real-IP it names', async () => {
+    const box = await startTestDaemon();
+    try {
+      // A local process (an app's backend) naming another address at each guess.
+      const guess = (password: string, i: number) =>
+        box.client().request('POST', '/api/auth/login', {
+          body: { username: 'admin', password },
+          headers: i % 2 === 0 ? { 'X-Forwarded-For': `192.0.2.${i}` } : { 'X-Real-IP': `192.0.2.${i}`, 'X-Forwarded-For': `198.51.100.${i}, 192.0.2.${i}` },
+          from: '127.0.0.30',
+        });
+      for (let i = 0; i < 5; i++) expect((await guess(`guess-${i}`, i)).status).to.equal(401);
+      // Five from one address hold that address, the right password too, under yet another named address.
+      const held = await guess(adminPassword, 9);
+      expect(held.status).to.equal(429);
+      expect((await held.json()).code).to.equal('auth.login.throttled');
+      // Another address is not held by that one's guesses.
+      const elsewhere = await box.client().request('POST', '/api/auth/login', { body: { username: 'admin', password: adminPassword }, from: '127.0.0.31' });
+      expect(elsewhere.status).to.equal(200);
     } finally {
       await box.close();
     }

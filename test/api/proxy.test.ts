@@ -167,8 +167,11 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
   it('throttles wrong Basic Auth passwords per host and visitor address, and lets the right one in from elsewhere', async () => {
     const created = await admin.api.proxy.createHost({ body: host(['guarded.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
     const id = created.hosts.find((h) => h.domains[0] === 'guarded.local')?.id ?? 0;
+    // As nginx asks: the visitor's address with the key the daemon gave nginx in its configuration.
+    const key = /proxy_set_header X-Proxy-Key ([\w-]+);/.exec(readFileSync(conf('nginx.conf'), 'utf8'))?.[1] ?? '';
+    expect(key).to.have.length.greaterThan(40);
     const from = (address: string, password: string) =>
-      authorize(id, { 'X-Real-IP': address, Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}` });
+      authorize(id, { 'X-Real-IP': address, 'X-Proxy-Key': key, Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}` });
     for (let i = 0; i < 5; i++) expect((await from('192.0.2.10', `guess ${i}`)).status).to.equal(401);
     const held = await from('192.0.2.10', 'erin secret');
     expect(held.status).to.equal(401);
@@ -182,6 +185,36 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     expect(readFileSync(conf('nginx.conf'), 'utf8'))
       .to.include('proxy_set_header X-Real-IP $remote_addr;')
       .and.include('return 429;');
+  });
+
+  it("counts a local process's Basic Auth guesses under its own address, whatever X-Real-IP or X-Forwarded-For it names", async () => {
+    const created = await admin.api.proxy.createHost({ body: host(['forged.local'], { basicAuth: [{ username: 'erin', password: 'erin secret' }] }) });
+    const id = created.hosts.find((h) => h.domains[0] === 'forged.local')?.id ?? 0;
+    const client = box.client();
+    const guess = (password: string, forged: Record<string, string>) =>
+      client.request('GET', '/api/proxy/authorize', {
+        headers: { 'X-Proxy-Host-Id': String(id), Authorization: `Basic ${Buffer.from(`erin:${password}`).toString('base64')}`, ...forged },
+        from: '127.0.0.21',
+      });
+    // Each guess names another address, with a made-up key or none: all five count for 127.0.0.21.
+    for (let i = 0; i < 5; i++) {
+      const named: Record<string, string>[] = [
+        { 'X-Real-IP': `192.0.2.${i}` },
+        { 'X-Real-IP': `192.0.2.${i}`, 'X-Proxy-Key': 'guessed' },
+        { 'X-Forwarded-For': `192.0.2.${i}` },
+      ];
+      const forged = named[i % 3]!;
+      expect((await guess(`guess ${i}`, forged)).status).to.equal(401);
+    }
+    const held = await guess('erin secret', { 'X-Real-IP': '192.0.2.99' });
+    expect(held.headers.get('x-cellar-auth')).to.equal('throttled');
+    // Another address is not held by that one's guesses.
+    const other = await client.request('GET', '/api/proxy/authorize', {
+      headers: { 'X-Proxy-Host-Id': String(id), Authorization: `Basic ${Buffer.from('erin:erin secret').toString('base64')}` },
+      from: '127.0.0.22',
+    });
+    expect(other.status).to.equal(204);
+    now += 31_000;
   });
 
   it('checks a host target with one request and says when it does not answer', async () => {
@@ -289,6 +322,38 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
       // Signing out of the box ends the host's cookie.
       await aliceClient.api.auth.logout();
       expect((await authorize(hostId, { Cookie: cookie.split(';')[0] ?? '' })).status).to.equal(401);
+    });
+
+    it("sends the ticket only to the host's own scheme and the proxy's own port, whatever the link names", async () => {
+      const aliceClient = await box.signIn('alice', 'alice password 1');
+      // The host has a certificate: https on the proxy's HTTPS port (8443 in development), never the link's http or 9999.
+      for (const url of ['http://app.local:9999/photos', 'https://app.local:9999/photos', 'http://APP.local/photos']) {
+        const ticket = await aliceClient.api.proxy.ticket({ body: { url } });
+        expect(ticket.url, url).to.match(/^https:\/\/app\.local:8443\/\.cellar\/ticket\?ticket=[\w-]+$/);
+      }
+      // A host without a certificate is reached over http on the proxy's HTTP port.
+      const plain = await admin.api.proxy.createHost({ body: host(['plain.local'], { signIn: { enabled: true, userIds: [alice], groupIds: [] } }) });
+      const plainId = plain.hosts.find((h) => h.domains[0] === 'plain.local')?.id ?? 0;
+      const ticket = await aliceClient.api.proxy.ticket({ body: { url: 'https://plain.local:9999/x' } });
+      expect(ticket.url).to.match(/^http:\/\/plain\.local:8080\/\.cellar\/ticket\?ticket=[\w-]+$/);
+      expect((await redeem(plainId, ticket.url)).headers.get('location')).to.equal('/x');
+    });
+
+    it('sends the browser on to a path on the host after the ticket, never to another host', async () => {
+      const aliceClient = await box.signIn('alice', 'alice password 1');
+      const cases: [string, string][] = [
+        ['https://app.local//evil.example/steal', '/evil.example/steal'],
+        ['https://app.local///evil.example', '/evil.example'],
+        ['https://app.local/%2F%2Fevil.example', '/%2F%2Fevil.example'],
+        ['https://app.local', '/'],
+        ['https://app.local/albums/1?sort=date', '/albums/1?sort=date'],
+      ];
+      for (const [url, location] of cases) {
+        const ticket = await aliceClient.api.proxy.ticket({ body: { url } });
+        const redeemed = await redeem(hostId, ticket.url);
+        expect(redeemed.status, url).to.equal(302);
+        expect(redeemed.headers.get('location'), url).to.equal(location);
+      }
     });
 
     it('refuses a user without the grant, lets a group in, and knows no unprotected host', async () => {

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import de from '../../web/src/apps/control-panel/proxy/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/control-panel/proxy/i18n/en.json' with { type: 'json' };
+import deDesktop from '../../web/src/desktop/i18n/de.json' with { type: 'json' };
+import enDesktop from '../../web/src/desktop/i18n/en.json' with { type: 'json' };
 import {
   controlsPastViewport,
   openControlPanelSection,
@@ -158,7 +160,7 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     }
   });
 
-  it('sends a signed-in visitor of a protected host back there with a ticket', async () => {
+  it('asks before following a #proxy= link, names its host, and opens the ticket where the box decides', async () => {
     const admin = await box.signIn();
     await admin.api.proxy.createHost({
       body: {
@@ -170,26 +172,79 @@ describe('e2e: Control Panel, Reverse proxy, at phone size', function () {
     });
     const context = await browser.newContext({ viewport: phoneViewport, locale: 'en-US' });
     const page = await context.newPage();
-    // The proxy host is not served in this test: the browser's request to it is answered here.
-    let opened = '';
-    await page.route('http://app.local:8080/**', async (route) => {
-      opened = route.request().url();
+    // The proxy host is not served in this test: the browser's requests to it are answered here.
+    const opened: string[] = [];
+    await page.route(/^https?:\/\/app\.local(:\d+)?\//, async (route) => {
+      opened.push(route.request().url());
       await route.fulfill({ status: 200, body: 'on the host' });
+    });
+    const tickets: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/proxy/tickets')) tickets.push(request.url());
     });
     await signInThroughPage(page, box.url, 'admin', adminPassword);
     // The visitor arrives from the host with a fresh page load, not a change of the fragment.
-    await page.goto('about:blank');
-    await page.goto(`${box.url}/#proxy=http://app.local:8080/photos?album=1`);
-    await page.waitForURL((url) => url.origin === 'http://app.local:8080');
-    expect(opened).to.match(/^http:\/\/app\.local:8080\/\.cellar\/ticket\?ticket=[\w-]+$/);
+    const arrive = async (link: string) => {
+      await page.goto('about:blank');
+      await page.goto(`${box.url}/#proxy=${link}`);
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      return dialog;
+    };
 
-    // A name no protected host answers for: the desktop says so.
-    await page.goto('about:blank');
-    await page.goto(`${box.url}/#proxy=http://nothing.local/`);
+    // A link names a port and scheme of its own: the desktop asks first, naming the host; Escape says no.
+    const asked = await arrive('https://app.local:9999/photos?album=1');
+    expect(await asked.textContent())
+      .to.include('app.local')
+      .and.include(en['proxy.return.confirm'].split('{host}')[0] ?? '');
+    expect(await controlsPastViewport(page)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('proxy-return-confirm-phone') });
+    // Cancel has the focus: Enter or Escape right away never follows the link.
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal(enDesktop['desktop.cancel']);
+    await page.keyboard.press('Escape');
+    await asked.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).origin).to.equal(box.url);
+    expect(new URL(page.url()).hash).to.equal('');
+    expect(tickets).to.deep.equal([]);
+    expect(opened).to.deep.equal([]);
+
+    // Yes by keyboard: the ticket goes to the host's own scheme and the proxy's port (http, 8080), not the link's.
+    await arrive('https://app.local:9999/photos?album=1');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.origin === 'http://app.local:8080');
+    expect(tickets).to.have.length(1);
+    expect(opened).to.have.length(1);
+    expect(opened[0]).to.match(/^http:\/\/app\.local:8080\/\.cellar\/ticket\?ticket=[\w-]+$/);
+
+    // A name no protected host answers for: after the yes, the desktop says so.
+    const unknown = await arrive('http://nothing.local/');
+    await unknown.getByRole('button', { name: en['proxy.return.open'] }).click();
     await page
       .getByRole('alert')
       .filter({ hasText: en['proxy.return.failed'].split(':')[0] ?? '' })
       .waitFor();
     await context.close();
+  });
+
+  it('asks in German before following a #proxy= link', async () => {
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE username = 'admin'");
+    const context = await browser.newContext({ viewport: phoneViewport, locale: 'de-DE' });
+    try {
+      const page = await context.newPage();
+      await signInThroughPage(page, box.url, 'admin', adminPassword);
+      await page.goto('about:blank');
+      await page.goto(`${box.url}/#proxy=https://app.local/`);
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      expect(await dialog.textContent()).to.include(de['proxy.return.confirm'].replaceAll('{host}', 'app.local'));
+      await dialog.getByRole('button', { name: de['proxy.return.open'] }).waitFor();
+      expect(await controlsPastViewport(page)).to.deep.equal([]);
+      await dialog.getByRole('button', { name: deDesktop['desktop.cancel'] }).click();
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      await context.close();
+      await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
+    }
   });
 });

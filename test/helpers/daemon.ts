@@ -6,6 +6,7 @@ import type { UserInfo } from '../../shared/src/api/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';
+import { fetchFrom } from './local-address.ts';
 
 export const adminPassword = 'correct horse battery staple';
 
@@ -16,8 +17,8 @@ export interface TestClient {
   csrfToken: string | null;
   cookieHeader(): string;
   user: UserInfo | null;
-  /** A raw request with this client's cookies (and CSRF token when `csrf` is true). */
-  request(method: string, urlPath: string, init?: { body?: unknown; headers?: Record<string, string>; csrf?: boolean }): Promise<Response>;
+  /** A raw request with this client's cookies (and CSRF token when `csrf` is true), from the loopback address `from` if given. */
+  request(method: string, urlPath: string, init?: { body?: unknown; headers?: Record<string, string>; csrf?: boolean; from?: string }): Promise<Response>;
 }
 
 export interface TestDaemon {
@@ -72,7 +73,7 @@ export async function startTestDaemon(
           headers['Content-Type'] ??= 'application/json';
         }
         if (init.csrf !== false && self.csrfToken && method !== 'GET') headers['X-CSRF-Token'] ??= self.csrfToken;
-        return jar.fetch(url + urlPath, { method, headers, body });
+        return (init.from ? jar.via(fetchFrom(init.from)) : jar.fetch)(url + urlPath, { method, headers, body });
       },
     };
     return self;

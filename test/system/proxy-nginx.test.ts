@@ -190,6 +190,19 @@ describe('system: reverse proxy with nginx and nftables', function () {
     expect((await curl(https('app.local', '/photos'), ['-H', `Cookie: ${cookie}`])).status).to.equal(403);
   });
 
+  it("keeps the box's session and device cookies from every target, as a proxy host under the box's own name would get them", async () => {
+    // The browser sends cookies by name, not port: a host under the box's name gets the box's own as they are.
+    const session = /box\.sid=[^;]+/.exec(admin.cookieHeader())?.[0] ?? '';
+    expect(session).to.have.length.greaterThan(20);
+    const seen = async (header: string) => (await curl(https('cam.local'), ['-H', `Cookie: ${header}`])).headers['x-target-cookie'];
+    expect(await seen(session)).to.equal('(none)');
+    expect(await seen(`${session}; theme=dark`)).to.equal('theme=dark');
+    expect(await seen(`theme=dark; ${session}; lang=de; box.device=v1.x; cellar_proxy=y`)).to.equal('theme=dark; lang=de');
+    expect(await seen('box.sidecar=keep; xbox.sid=keep; box_sid=keep')).to.equal('box.sidecar=keep; xbox.sid=keep; box_sid=keep');
+    // Sent twice (a target set one of the same name for a longer path): the target gets no cookies at all.
+    expect(await seen(`box.sid=planted; theme=dark; ${session}`)).to.equal('(none)');
+  });
+
   it('passes a WebSocket upgrade through to the target when the host allows it', async () => {
     const upgrades = createHttpServer();
     upgrades.on('upgrade', (_req, socket) => {

@@ -56,7 +56,10 @@ export function createHttpApp(options: HttpAppOptions, sessions: RequestHandler)
   // Hashing every JSON answer for a weak ETag costs each request; answers that have versions
   // (desktop items, layouts, file content) set their own strong ETag, and static files theirs.
   app.disable('etag');
-  app.set('trust proxy', 'loopback');
+  // The client is the connection's address: nothing the box runs forwards requests to the daemon, and
+  // any local process (an app's backend) could name another address in X-Forwarded-For and
+  // choose whom the sign-in's throttle counts. The proxy's visitors come through proxy.routes.ts.
+  app.set('trust proxy', false);
   app.set('query parser', 'extended');
   app.use(requestId());
   app.use(securityHeaders(options.secureCookies));

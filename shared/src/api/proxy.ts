@@ -17,6 +17,8 @@ export * from './proxy-schemas.ts';
 
 /** Header nginx sends on its sign-in and ticket requests to the daemon: which proxy host asks. */
 export const proxyHostHeader = 'X-Proxy-Host-Id';
+/** Header with the daemon's per-start secret that nginx adds to its auth_request: only then is its X-Real-IP the visitor's address. */
+export const proxyKeyHeader = 'X-Proxy-Key';
 
 const applied = ['proxy.config.refused', ...hostToolErrors] as const;
 const hostErrors = [
@@ -185,7 +187,7 @@ export const proxyRoutes = {
     access: 'public',
     summary:
       "nginx's question for each request to a protected proxy host (auth_request): 204 when the host's cookie or Basic Auth lets the visitor in, else 401 or 403",
-    headers: [proxyHostHeader, 'Authorization', 'Cookie', 'X-Real-IP'],
+    headers: [proxyHostHeader, 'Authorization', 'Cookie', 'X-Real-IP', proxyKeyHeader],
     status: 204,
     errors: ['proxy.access.denied', 'proxy.ticket.invalid', 'proxy.host.not_found', 'auth.credentials.invalid', 'proxy.basic.throttled'],
   }),

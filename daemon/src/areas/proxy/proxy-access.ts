@@ -26,6 +26,8 @@ export interface ProxyAccessDeps {
   throttle: Pick<LoginThrottle, 'check' | 'failed' | 'succeeded'>;
   /** The hosts' cookies, kept across restarts. */
   grants: ProxyGrants;
+  /** The ports nginx answers proxy hosts on: a ticket goes to one of them, whatever the link named. */
+  ports(): { http: number; https: number };
 }
 
 const token = () => randomBytes(32).toString('base64url');
@@ -34,6 +36,15 @@ const signInNeeded = () => new ProblemError('proxy.ticket.invalid', undefined, {
 
 function hostMatches(domain: string, name: string): boolean {
   return domain.startsWith('*.') ? name.endsWith(domain.slice(1)) && name.length > domain.length - 1 : domain === name;
+}
+
+/**
+ * Where the browser goes after the ticket: a path on the host itself. Leading slashes and
+ * backslashes become one `/`, so `//evil.example/` or `/\evil.example/` (which browsers read as
+ * another host) stay on the host as `/evil.example/`.
+ */
+export function pathOnHost(path: string): string {
+  return `/${path.replace(/^[/\\]+/, '')}`;
 }
 
 function cookieValue(header: string | undefined, name: string): string | null {
@@ -75,8 +86,20 @@ export class ProxyAccess {
     for (const [key, t] of this.tickets) if (t.expiresAt <= now) this.tickets.delete(key);
     const value = token();
     const expiresAt = now + proxyLimits.ticketMs;
-    this.tickets.set(value, { hostId: host.id, userId: user.id, sid: user.sessionId, path: asked.pathname + asked.search, expiresAt });
-    return { url: `${asked.origin}/.cellar/ticket?ticket=${value}`, expiresAt: new Date(expiresAt).toISOString() };
+    this.tickets.set(value, { hostId: host.id, userId: user.id, sid: user.sessionId, path: pathOnHost(asked.pathname + asked.search), expiresAt });
+    return { url: `${this.originOf(host, name)}/.cellar/ticket?ticket=${value}`, expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  /**
+   * The host as nginx serves it: https on the proxy's HTTPS port when it has a certificate, else
+   * http on its HTTP port. The link's own scheme and port are not used: the one-time ticket never
+   * goes in clear to a host that has TLS, nor to a port that is not nginx's.
+   */
+  private originOf(host: Host, name: string): string {
+    const { http, https } = this.deps.ports();
+    const secure = host.tls.mode !== 'none' && host.tls.certificate !== null;
+    const port = secure ? (https === 443 ? '' : `:${https}`) : http === 80 ? '' : `:${http}`;
+    return `${secure ? 'https' : 'http'}://${name}${port}`;
   }
 
   /** The ticket, used once, becomes the host's cookie; the answer is the cookie and where the browser goes next. */
@@ -91,7 +114,7 @@ export class ProxyAccess {
     // No box session outlives this: the grant ends with its session at the latest.
     await this.deps.grants.add(value, { hostId, userId: found.userId, sid: found.sid }, this.deps.clock.now() + absoluteSessionMs);
     const cookie = `${proxyCookie}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-    return { cookie, location: found.path || '/' };
+    return { cookie, location: pathOnHost(found.path) };
   }
 
   /** nginx's question for one request; throws the problem that says what is missing. */

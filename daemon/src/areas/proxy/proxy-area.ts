@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Router } from 'express';
@@ -63,6 +64,8 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   const firewall = new StreamFirewall({ runner: new CommandRunner(logger, box || deps.options?.firewall === true), netns: deps.options?.netns });
   const rows = initProxyEntryModel(deps.db);
   let daemonUrl: string | null = null;
+  // Told to nginx only (in its configuration): its X-Real-IP is believed when this comes with it.
+  const forwarderKey = randomBytes(32).toString('base64url');
   // Reads the hosts through the service, built next (called only once requests come).
   const hostsOf = async () => (await service.state()).hosts;
   const access = new ProxyAccess({
@@ -74,6 +77,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     groupIdsOf: async (userId) => (await deps.identity.groups.list()).filter((g) => g.members.some((m) => m.id === userId)).map((g) => g.id),
     throttle: new LoginThrottle(deps.db, undefined, () => deps.clock.now()),
     grants: new ProxyGrants(deps.db, () => deps.clock.now()),
+    ports: () => ports,
   });
   const service: ProxyService = new ProxyService({
     db: deps.db,
@@ -92,6 +96,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
       // The web interface's port as it listens (7484 on a box; a free one in tests).
       boxPort: daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484,
       streamModule: existsSync(streamModule) ? streamModule : null,
+      forwarderKey,
     }),
     tls: {
       issue: async (names) => {
@@ -132,7 +137,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     service,
     access,
     mount(router: Router, routeDeps: RouteDeps): void {
-      registerArea(router, api.proxy, proxyHandlers(service, access), routeDeps);
+      registerArea(router, api.proxy, proxyHandlers(service, access, forwarderKey), routeDeps);
     },
     /** Once the daemon listens: nginx serves what the database holds (a box, or ports given). */
     async start(url: string): Promise<void> {

@@ -1,6 +1,8 @@
-import { proxyHostHeader } from '../../../../shared/src/api/proxy.ts';
+import { proxyHostHeader, proxyKeyHeader } from '../../../../shared/src/api/proxy.ts';
 import type { NginxPlan } from '../../host/nginx/nginx-config.ts';
 import type { NginxFile } from '../../host/nginx/nginx-host.ts';
+import { sessionCookieName } from '../../http/app.ts';
+import { deviceCookieName } from '../auth/device-cookie.ts';
 import { proxyCookie } from './proxy-access.ts';
 import type { ProxyState, StoredCertificate } from './proxy-records.ts';
 
@@ -13,6 +15,8 @@ export interface PlanContext {
   /** The box's presented certificate: the default server's on the HTTPS port. */
   boxCertificate: StoredCertificate;
   streamModule: string | null;
+  /** The daemon's per-start secret nginx sends with the visitor's address. */
+  forwarderKey: string;
 }
 
 /** nginx's plan and the certificate files beside its configuration, from the proxy's rows. */
@@ -63,7 +67,9 @@ export function buildPlan(state: ProxyState, context: PlanContext): { plan: Ngin
       streams,
       streamModule: context.streamModule,
       hostHeader: proxyHostHeader,
-      signInCookie: proxyCookie,
+      keyHeader: proxyKeyHeader,
+      forwarderKey: context.forwarderKey,
+      keptCookies: [proxyCookie, sessionCookieName, deviceCookieName],
     },
     files,
   };

@@ -1,6 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Request } from 'express';
-import { proxyHostHeader, type proxyRoutes } from '../../../../shared/src/api/proxy.ts';
+import { proxyHostHeader, proxyKeyHeader, type proxyRoutes } from '../../../../shared/src/api/proxy.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { ProxyAccess } from './proxy-access.ts';
@@ -15,18 +16,26 @@ function hostIdOf(value: string | undefined): number {
 
 const loopback = /^(127\.|::1$|::ffff:127\.)/;
 
-/**
- * The visitor's address: nginx (on loopback) names it in X-Real-IP, which it sets from $remote_addr over
- * anything the visitor sent. Anyone else is the address of the connection; X-Forwarded-For is not read,
- * since nginx hands the visitor's own one on to its auth subrequest.
- */
-function visitorAddress(req: Request): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  const named = req.get('X-Real-IP');
-  return loopback.test(peer) && named && isIP(named) ? named : peer;
+function sameKey(given: string | undefined, key: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function proxyHandlers(proxy: ProxyService, access: ProxyAccess): AreaHandlers<typeof proxyRoutes> {
+/**
+ * The visitor's address: the box's nginx names it in X-Real-IP, which it sets from $remote_addr over
+ * anything the visitor sent, beside the daemon's per-start key (in nginx.conf, which only root reads).
+ * Loopback alone proves nothing (an app's backend is a local process too), so without the key the
+ * address is the connection's. X-Forwarded-For is never read: nginx hands the visitor's own one on.
+ */
+function visitorAddress(req: Request, key: string): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const named = req.get('X-Real-IP');
+  return loopback.test(peer) && named && isIP(named) && sameKey(req.get(proxyKeyHeader), key) ? named : peer;
+}
+
+/** `forwarderKey`: the secret nginx adds to its questions (see visitorAddress). */
+export function proxyHandlers(proxy: ProxyService, access: ProxyAccess, forwarderKey: string): AreaHandlers<typeof proxyRoutes> {
   return {
     settings: () => proxy.settings(),
     createHost: ({ body }) => proxy.createHost(body),
@@ -41,7 +50,8 @@ export function proxyHandlers(proxy: ProxyService, access: ProxyAccess): AreaHan
     updateStream: ({ params, body }) => proxy.updateStream(params.id, body),
     removeStream: ({ params }) => proxy.removeStream(params.id),
     ticket: ({ user, body }) => access.ticket(user, body.url),
-    authorize: ({ req }) => access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization'), visitorAddress(req)),
+    authorize: ({ req }) =>
+      access.authorize(hostIdOf(req.get(proxyHostHeader)), req.get('Cookie'), req.get('Authorization'), visitorAddress(req, forwarderKey)),
     redeem: async ({ req, res, query }) => {
       const secure = req.get('X-Forwarded-Proto') === 'https';
       const { cookie, location } = await access.redeem(hostIdOf(req.get(proxyHostHeader)), query.ticket, secure);

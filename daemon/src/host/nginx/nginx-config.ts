@@ -51,8 +51,15 @@ export interface NginxPlan {
   /** Path of nginx's stream module; needed when there are streams. */
   streamModule: string | null;
   hostHeader: string;
-  /** The box's cookie for sign-in-protected hosts: nginx keeps it from the targets. */
-  signInCookie: string;
+  /** Header and value that make the daemon believe the X-Real-IP of nginx's auth_request (a local process cannot send them). */
+  keyHeader: string;
+  forwarderKey: string;
+  /**
+   * Cookies nginx keeps from the targets: the sign-in-protected hosts' own, and the box's session
+   * and device cookies, which a browser also sends to a proxy host under the box's own name
+   * (cookies are not kept apart by port).
+   */
+  keptCookies: string[];
 }
 
 const listen = (plan: NginxPlan, port: number, extra = ''): string => `listen ${plan.address ? `${plan.address}:` : ''}${port}${extra};`;
@@ -93,8 +100,9 @@ function guardLocations(plan: NginxPlan, host: NginxProxyHost): string[] {
       `proxy_pass ${daemon}/api/proxy/authorize;`,
       'proxy_pass_request_body off;',
       'proxy_set_header Content-Length "";',
-      // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent.
+      // The visitor's address for the daemon's throttle, over any X-Real-IP the visitor sent, with the key that vouches for it.
       'proxy_set_header X-Real-IP $remote_addr;',
+      `proxy_set_header ${plan.keyHeader} ${plan.forwarderKey};`,
       ...daemonHeaders,
     ]),
     ...block('location = /.cellar/ticket', [`proxy_pass ${daemon}/api/proxy/redeem$is_args$args;`, ...daemonHeaders]),
@@ -182,17 +190,30 @@ function streamServers(plan: NginxPlan): string[] {
   );
 }
 
+const regexName = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * $cellar_target_cookie: the request's Cookie header without the sign-in cookie. The first
- * pattern takes it off the end (with the separator before it), the second anywhere else; a name
- * counts only at the start or after a separator, so `xcellar_proxy` stays.
+ * $cellar_target_cookie: the request's Cookie header without the kept cookies, one map a name. In
+ * each, the first pattern takes the cookie off the end (with the separator before it), the second
+ * anywhere else; a name counts only at the start or after a separator, so `xcellar_proxy` stays.
+ * A name still there after its map (sent twice, as a browser does when a target set one of the same
+ * name for a longer path) sends the target no cookies at all rather than one of the box's.
  */
-function cookieMap(cookie: string): string[] {
-  return block('map $http_cookie $cellar_target_cookie', [
-    `"~^(?<cellar_before>.*?);\\s*${cookie}=[^;]*;?\\s*$" $cellar_before;`,
-    `"~^(?<cellar_head>(?:[^;]*;)*?\\s*)${cookie}=[^;]*(?:;\\s*)?(?<cellar_tail>.*)$" $cellar_head$cellar_tail;`,
-    'default $http_cookie;',
-  ]);
+function cookieMaps(names: string[]): string[] {
+  const steps = names.map((name, i) => {
+    const n = regexName(name);
+    const from = i === 0 ? '$http_cookie' : `$cellar_cookie_${i}`;
+    return block(`map ${from} $cellar_cookie_${i + 1}`, [
+      `"~^(?<cellar_before_${i}>.*?);\\s*${n}=[^;]*;?\\s*$" $cellar_before_${i};`,
+      `"~^(?<cellar_head_${i}>(?:[^;]*;)*?\\s*)${n}=[^;]*(?:;\\s*)?(?<cellar_tail_${i}>.*)$" $cellar_head_${i}$cellar_tail_${i};`,
+      `default ${from};`,
+    ]);
+  });
+  const any = names.map(regexName).join('|');
+  return [
+    ...steps.flat(),
+    ...block(`map $cellar_cookie_${names.length} $cellar_target_cookie`, [`"~(?:^|;)\\s*(?:${any})=" "";`, `default $cellar_cookie_${names.length};`]),
+  ];
 }
 
 /** nginx.conf for the proxy: everything nginx serves comes from the plan, nothing from /etc/nginx. */
@@ -218,7 +239,7 @@ export function renderNginxConfig(plan: NginxPlan): string {
     'ssl_prefer_server_ciphers off;',
     'server_names_hash_bucket_size 128;',
     ...block('map $http_upgrade $cellar_connection_upgrade', ['default upgrade;', '\'\' "";']),
-    ...cookieMap(plan.signInCookie),
+    ...cookieMaps(plan.keptCookies),
     ...daemonUpstream(plan),
     ...unknownServer(plan),
     ...plan.hosts.flatMap((h) => hostServers(plan, h)),
