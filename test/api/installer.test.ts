@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { claimHeader } from '../../shared/src/api/installer.ts';
+import { createApiClient } from '../../shared/src/client.ts';
 import { writeInstallId } from '../../daemon/src/areas/installer/install-id.ts';
 import { expectProblem, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
+import { fetchFrom } from '../helpers/local-address.ts';
 
 const installBody = {
   disk: 'nosuchdisk',
@@ -107,39 +109,39 @@ describe('installer mode', () => {
   });
 
   it('ends a claim at its maximum however often renewed, and lets another console claim before the same address again', async () => {
-    // Two consoles on the LAN, told apart by address (the daemon trusts X-Forwarded-For from loopback only).
-    const lan = (address: string) => ({ 'X-Forwarded-For': address });
-    const holder = box.client();
-    const other = box.client();
+    // Two consoles on the LAN, told apart by the address their connections come from.
+    const lan = (address: string) => createApiClient({ baseUrl: box.url, fetch: fetchFrom(address), csrfToken: () => null });
+    const holder = lan('127.0.0.10');
+    const other = lan('127.0.0.20');
     const start = now;
-    const first = await holder.api.installer.claim({ headers: lan('192.0.2.10') });
+    const first = await holder.installer.claim();
     let secret = first.claimSecret!;
     // Renewing by calls and by claiming again with the secret: the claim never passes its end.
     for (let i = 0; i < 3; i++) {
       now += lifetimeMs - 1000;
-      if (i % 2) secret = (await holder.api.installer.claim({ headers: { ...lan('192.0.2.10'), [claimHeader]: secret } })).claimSecret!;
-      else await holder.api.installer.networkTest({ headers: { ...lan('192.0.2.10'), [claimHeader]: secret } });
-      const expiresAt = Date.parse((await other.api.installer.status()).claimExpiresAt!);
+      if (i % 2) secret = (await holder.installer.claim({ headers: { [claimHeader]: secret } })).claimSecret!;
+      else await holder.installer.networkTest({ headers: { [claimHeader]: secret } });
+      const expiresAt = Date.parse((await other.installer.status()).claimExpiresAt!);
       expect(expiresAt).to.equal(Math.min(now + lifetimeMs, start + maxMs));
     }
-    const taken = await expectProblem(other.api.installer.claim({ headers: lan('192.0.2.20') }), 'installer.claim.taken', 409);
+    const taken = await expectProblem(other.installer.claim(), 'installer.claim.taken', 409);
     expect(taken.problem.params).to.deep.equal({ expiresAt: new Date(start + maxMs).toISOString() });
 
     now = start + maxMs;
-    expect((await other.api.installer.status()).state).to.equal('waiting');
-    await expectProblem(holder.api.installer.networkTest({ headers: { ...lan('192.0.2.10'), [claimHeader]: secret } }), 'installer.claim.required', 401);
+    expect((await other.installer.status()).state).to.equal('waiting');
+    await expectProblem(holder.installer.networkTest({ headers: { [claimHeader]: secret } }), 'installer.claim.required', 401);
     const until = new Date(start + maxMs + lifetimeMs).toISOString();
-    for (const headers of [lan('192.0.2.10'), { ...lan('192.0.2.10'), [claimHeader]: secret }]) {
-      const spent = await expectProblem(holder.api.installer.claim({ headers }), 'installer.claim.spent', 409);
+    for (const headers of [{}, { [claimHeader]: secret }]) {
+      const spent = await expectProblem(holder.installer.claim({ headers }), 'installer.claim.spent', 409);
       expect(spent.problem.params).to.deep.equal({ until });
     }
-    const next = await other.api.installer.claim({ headers: lan('192.0.2.20') });
+    const next = await other.installer.claim();
     expect(next.state).to.equal('claimed');
-    await expectProblem(holder.api.installer.claim({ headers: lan('192.0.2.10') }), 'installer.claim.taken', 409);
+    await expectProblem(holder.installer.claim(), 'installer.claim.taken', 409);
 
     // Once the other console's claim lapsed and the turn is over, the first address may claim again.
     now = start + maxMs + lifetimeMs;
-    expect((await holder.api.installer.claim({ headers: lan('192.0.2.10') })).state).to.equal('claimed');
+    expect((await holder.installer.claim()).state).to.equal('claimed');
     now += lifetimeMs + 1;
   });
 
