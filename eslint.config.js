@@ -7,7 +7,20 @@ import tseslint from 'typescript-eslint';
 import svelteConfig from './web/svelte.config.js';
 
 export default defineConfig(
-  { ignores: ['**/node_modules/', 'daemon/public/', 'daemon/dist/', 'var/', 'test/artifacts/', 'web/dist/', 'console/dist/', 'dist/', 'coverage/'] },
+  {
+    ignores: [
+      '**/node_modules/',
+      'daemon/public/',
+      'daemon/dist/',
+      'var/',
+      'test/artifacts/',
+      'web/dist/',
+      'console/dist/',
+      'dist/',
+      'coverage/',
+      'test/api/generated-client/schema.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,

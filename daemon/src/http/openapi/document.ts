@@ -6,11 +6,13 @@ import { sessionCookieName } from '../app.ts';
 import { apiDescription } from './description.ts';
 import { buildOperation } from './operation.ts';
 import { SchemaRegistry } from './schema-registry.ts';
+import { areaDescriptions } from './tags.ts';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
-  tags: { name: string }[];
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Record<string, unknown>>>;
   components: {
     schemas: Record<string, unknown>;
@@ -33,6 +35,28 @@ function errorCatalogExtension(): Record<string, unknown> {
   );
 }
 
+const componentPrefix = '#/components/schemas/';
+
+function collectRefs(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) for (const item of node) collectRefs(item, into);
+  else if (typeof node === 'object' && node !== null)
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(componentPrefix)) into.add(value.slice(componentPrefix.length));
+      else collectRefs(value, into);
+    }
+}
+
+/**
+ * The components some operation reaches, directly or through other components. A named query or
+ * path schema is spread into parameters and leaves its component behind, referenced by nothing.
+ */
+function usedComponents(paths: OpenApiDocument['paths'], components: Record<string, unknown>): Record<string, unknown> {
+  const used = new Set<string>();
+  collectRefs(paths, used);
+  for (const name of used) collectRefs(components[name], used);
+  return Object.fromEntries(Object.entries(components).filter(([name]) => used.has(name)));
+}
+
 /**
  * The OpenAPI 3.1 document of every route table, by area. It iterates the tables, so an area
  * added to `api` is documented without further work.
@@ -50,10 +74,12 @@ export function buildOpenApiDocument(tables: Record<string, RouteTable>, options
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: apiDescription },
-    tags: Object.keys(tables).map((name) => ({ name })),
+    // Relative: the box that serves this document serves the API, under whatever name it was reached.
+    servers: [{ url: '/', description: 'The box that serves this document' }],
+    tags: Object.keys(tables).map((name) => ({ name, description: areaDescriptions[name as keyof typeof areaDescriptions] ?? name })),
     paths,
     components: {
-      schemas: registry.components,
+      schemas: usedComponents(paths, registry.components),
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: sessionCookieName, description: 'The session cookie set by POST /api/auth/login.' },
         csrf: {
