@@ -37,5 +37,6 @@ export const appErrors = defineErrors({
   'app.mapping.invalid': { status: 400, title: 'The storage request does not allow this mapping', params: ['reason'] },
   'app.token.invalid': { status: 401, title: 'The app token is missing, expired or no longer valid' },
   'app.backend.unavailable': { status: 503, title: 'The app’s backend is not running', params: ['appId'] },
+  'app.quota.below_used': { status: 409, title: 'The app’s volume already holds more than this quota', params: ['appId', 'usedBytes'] },
   'app.backend.missing': { status: 409, title: 'The app has no backend', params: ['appId'] },
 });

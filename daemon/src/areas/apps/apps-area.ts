@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import type { Clock } from '../../core/clock.ts';
@@ -6,6 +7,7 @@ import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { AppAccounts, appAccountName } from '../../host/app-accounts.ts';
+import { backendConfinement, defaultBackendLimits, type BackendLimitValues } from '../../host/app-backends/backend-limits.ts';
 import { FolderAppVolumes } from '../../host/app-volumes/folder-app-volumes.ts';
 import { ZfsAppVolumes } from '../../host/app-volumes/zfs-app-volumes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
@@ -42,6 +44,8 @@ export interface AppsAreaDeps {
    * folders below the data directory; accounts: apps' system accounts are made for real.
    */
   host: { zfs: boolean; accounts: boolean };
+  /** The limits of every backend; the house's (backend-limits.ts) unless a test sets its own. */
+  backendLimits?: BackendLimitValues;
   grants: AppGrantsStore;
   boxVersion: string;
   /** A line a backend wrote, for the log store as `app/<id>`. */
@@ -76,12 +80,26 @@ export function createAppsArea(deps: AppsAreaDeps) {
   // Bound below: a mapping's change publishes the list and restarts the backend, which the service does.
   let afterMapping: (appId: string) => Promise<void> = async () => undefined;
   const mappings = new StorageMappings({ models, share: deps.share, logger: deps.logger, changed: (appId) => afterMapping(appId) });
+  const confinement = backendConfinement({
+    limits: deps.backendLimits ?? defaultBackendLimits,
+    root: process.getuid?.() === 0,
+    // One group per data directory: daemons side by side (tests) never end each other's backends.
+    group: `cellar-apps-${createHash('sha256').update(deps.dataDir).digest('hex').slice(0, 8)}`,
+    runner: new CommandRunner(deps.logger, true),
+    logger: deps.logger,
+  });
   // Under the app's own account where accounts are real (a box, or tests that ask for them); a development daemon runs them as itself.
-  const backends = new BackendSupervisor({ logger: deps.logger, output: deps.backendOutput, asRoot: accounts.real && process.getuid?.() === 0 });
+  const backends = new BackendSupervisor({
+    logger: deps.logger,
+    output: deps.backendOutput,
+    asRoot: accounts.real && process.getuid?.() === 0,
+    confinement,
+  });
   const apps = new InstalledAppsService({
     models,
     tokens,
     backends,
+    backendLimits: confinement.state,
     volumes: volumes,
     store,
     packages,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../../core/logger.ts';
 import { launchBackend, type BackendLaunch } from '../../host/app-backends/backend-launch.ts';
+import type { BackendConfinement } from '../../host/app-backends/backend-limits.ts';
 
 /** Backoff after an exit: 1 s, doubling, at most 30 s; a run of a minute counts as healthy again. */
 const firstDelayMs = 1000;
@@ -18,6 +19,8 @@ interface Supervised {
   failures: number;
   timer: NodeJS.Timeout | null;
   stopping: boolean;
+  /** The app's group emptied and removed after its last run; the next run waits for it. */
+  left: Promise<void>;
 }
 
 export interface BackendSupervisorDeps {
@@ -25,6 +28,8 @@ export interface BackendSupervisorDeps {
   /** Writes a line of a backend's output to the log store as `app/<id>`. */
   output(appId: string, level: 'info' | 'warn', line: string): void;
   asRoot: boolean;
+  /** The group with memory, task and CPU limits each backend runs in (backend-limits.ts). */
+  confinement: BackendConfinement;
 }
 
 /** The folder the backend's socket lives in, inside the app's volume, its account's alone. */
@@ -54,7 +59,7 @@ export class BackendSupervisor {
     const run = path.dirname(launch.socket);
     await mkdir(run, { recursive: true, mode: 0o700 });
     if (this.deps.asRoot) await chown(run, launch.uid, launch.uid);
-    const entry: Supervised = { launch, child: null, startedAt: 0, failures: 0, timer: null, stopping: false };
+    const entry: Supervised = { launch, child: null, startedAt: 0, failures: 0, timer: null, stopping: false, left: Promise.resolve() };
     this.backends.set(launch.appId, entry);
     this.spawn(entry);
   }
@@ -62,11 +67,12 @@ export class BackendSupervisor {
   private spawn(entry: Supervised): void {
     const { appId } = entry.launch;
     entry.timer = null;
-    void rm(entry.launch.socket, { force: true }).then(() => {
+    void rm(entry.launch.socket, { force: true }).then(async () => {
+      await entry.left;
       if (entry.stopping) return;
       let child: ChildProcess;
       try {
-        child = launchBackend(entry.launch, this.deps.asRoot);
+        child = launchBackend(entry.launch, this.deps.asRoot, await this.deps.confinement.enter(appId));
       } catch (err) {
         this.deps.logger.warn('app backend not started', { component: 'apps', appId, error: String(err) });
         return this.exited(entry);
@@ -81,6 +87,12 @@ export class BackendSupervisor {
       child.once('error', (err) => this.deps.logger.warn('app backend failed to run', { component: 'apps', appId, error: err.message }));
       child.once('exit', (code, signal) => {
         entry.child = null;
+        // What the backend forked dies with it: the next run starts alone in its group.
+        entry.left = this.deps.confinement
+          .leave(appId)
+          .catch((err: unknown) => {
+            this.deps.logger.warn('app backend group not emptied', { component: 'apps', appId, error: String(err) });
+          });
         if (entry.stopping) return;
         this.deps.logger.warn('app backend exited', { component: 'apps', appId, code, signal });
         this.exited(entry);
@@ -105,16 +117,18 @@ export class BackendSupervisor {
     entry.stopping = true;
     if (entry.timer) clearTimeout(entry.timer);
     const child = entry.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return entry.left;
     const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     const kill = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
     await ended;
     clearTimeout(kill);
+    await entry.left;
     this.deps.logger.info('app backend stopped', { component: 'apps', appId });
   }
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.backends.keys()].map((appId) => this.stop(appId)));
+    await this.deps.confinement.close();
   }
 }

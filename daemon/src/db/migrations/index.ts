@@ -23,4 +23,5 @@ export const migrations: MigrationSet = {
   '20261125230000-notification-codes': () => import('./20261125230000-notification-codes.ts'),
   '20261125230000-proxy-grants': () => import('./20261125230000-proxy-grants.ts'),
   '20261125230100-store-announcements': () => import('./20261125230100-store-announcements.ts'),
+  '20261128120000-app-quotas': () => import('./20261128120000-app-quotas.ts'),
 };

@@ -18,14 +18,18 @@ const backendPath = '/usr/local/bin:/usr/bin:/bin';
 /**
  * Starts an app's backend. As root it runs through util-linux's setpriv under the app's own uid
  * and gid, without supplementary groups, capabilities or the means to gain privileges again
- * (no_new_privs); a development daemon that is not root runs it as itself.
+ * (no_new_privs); a development daemon that is not root runs it as itself. `confine` is the
+ * prefix that starts it inside its limits (backend-limits.ts), empty where none hold.
  */
-export function launchBackend(b: BackendLaunch, asRoot: boolean): ChildProcess {
+export function launchBackend(b: BackendLaunch, asRoot: boolean, confine: readonly string[] = []): ChildProcess {
   const [program, ...args] = b.command;
   if (!program) throw new Error(`the backend of ${b.appId} names no program`);
-  const argv = asRoot
-    ? ['setpriv', `--reuid=${b.uid}`, `--regid=${b.uid}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--', program, ...args]
-    : [program, ...args];
+  const argv = [
+    ...confine,
+    ...(asRoot
+      ? ['setpriv', `--reuid=${b.uid}`, `--regid=${b.uid}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--', program, ...args]
+      : [program, ...args]),
+  ];
   // Only what the backend needs: never the daemon's own environment (it may hold secrets).
   const env = {
     PATH: backendPath,
