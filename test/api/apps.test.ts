@@ -140,7 +140,12 @@ describe('installed apps: install, update, rollback, grants, permissions, uninst
     const list = await admin.api.apps.list();
     expect(list.quotaEnforced).to.equal(false);
     // The example's manifest names no quota: the house default.
-    expect(list.apps.find((a) => a.id === appId)?.quota).to.deep.equal({ bytes: null, defaultBytes: 10240 * mib, effectiveBytes: 10240 * mib, usedBytes: null });
+    expect(list.apps.find((a) => a.id === appId)?.quota).to.deep.equal({
+      bytes: null,
+      defaultBytes: 10240 * mib,
+      effectiveBytes: 10240 * mib,
+      usedBytes: null,
+    });
     expect(list.backendLimits).to.deep.include({ memoryBytes: 1024 * mib, tasks: 256, cpuPercent: 100 });
     // Root here makes cgroups of its own; otherwise the list says why nothing holds them.
     if (process.getuid?.() !== 0) expect(list.backendLimits).to.deep.include({ enforcedBy: null, reason: 'notRoot' });

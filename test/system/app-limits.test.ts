@@ -103,7 +103,11 @@ describe('app backends’ limits and app volumes’ quotas (cgroups and zfs-fuse
     const pids = pidsOf(uid);
     expect(pids.length).to.be.greaterThan(1).and.at.most(limits.tasks);
     // Every one of them in the app's group, none in the daemon's.
-    for (const pid of pids) expect(cgroupsOf(pid).some((g) => g.includes(`/${appId}`) || g.includes(`cellar-app-${appId}`)), String(pid)).to.equal(true);
+    for (const pid of pids)
+      expect(
+        cgroupsOf(pid).some((g) => g.includes(`/${appId}`) || g.includes(`cellar-app-${appId}`)),
+        String(pid),
+      ).to.equal(true);
     const daemonGroups = cgroupsOf(process.pid);
     expect(daemonGroups.some((g) => g.includes(appId))).to.equal(false);
     // The daemon still forks (each list runs zfs for the volumes' usage) and answers.

@@ -87,7 +87,10 @@ export const appManifestSchema = Joi.object<AppManifest, true>({
   })
     .allow(null)
     .required(),
-  quotaMiB: Joi.number().integer().min(16).max(16 * 1024 * 1024),
+  quotaMiB: Joi.number()
+    .integer()
+    .min(16)
+    .max(16 * 1024 * 1024),
 }).id('AppManifest');
 
 /** Compares two versions by semver precedence: negative when a is older than b. */

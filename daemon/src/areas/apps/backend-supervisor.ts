@@ -88,11 +88,9 @@ export class BackendSupervisor {
       child.once('exit', (code, signal) => {
         entry.child = null;
         // What the backend forked dies with it: the next run starts alone in its group.
-        entry.left = this.deps.confinement
-          .leave(appId)
-          .catch((err: unknown) => {
-            this.deps.logger.warn('app backend group not emptied', { component: 'apps', appId, error: String(err) });
-          });
+        entry.left = this.deps.confinement.leave(appId).catch((err: unknown) => {
+          this.deps.logger.warn('app backend group not emptied', { component: 'apps', appId, error: String(err) });
+        });
         if (entry.stopping) return;
         this.deps.logger.warn('app backend exited', { component: 'apps', appId, code, signal });
         this.exited(entry);

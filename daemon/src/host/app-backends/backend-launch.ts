@@ -27,7 +27,18 @@ export function launchBackend(b: BackendLaunch, asRoot: boolean, confine: readon
   const argv = [
     ...confine,
     ...(asRoot
-      ? ['setpriv', `--reuid=${b.uid}`, `--regid=${b.uid}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--', program, ...args]
+      ? [
+          'setpriv',
+          `--reuid=${b.uid}`,
+          `--regid=${b.uid}`,
+          '--clear-groups',
+          '--no-new-privs',
+          '--inh-caps=-all',
+          '--bounding-set=-all',
+          '--',
+          program,
+          ...args,
+        ]
       : [program, ...args]),
   ];
   // Only what the backend needs: never the daemon's own environment (it may hold secrets).

@@ -186,7 +186,9 @@ const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8'
 
 /** cgroup v2 with memory, pids and cpu available at its root: controllers enabled for the apps' group. */
 function cgroup2Hierarchy(mounts: Mount[], group: string): Hierarchy | null {
-  const mount = mounts.find((m) => m.type === 'cgroup2' && ['memory', 'pids', 'cpu'].every((c) => readText(path.join(m.dir, 'cgroup.controllers')).split(' ').includes(c)));
+  const mount = mounts.find(
+    (m) => m.type === 'cgroup2' && ['memory', 'pids', 'cpu'].every((c) => readText(path.join(m.dir, 'cgroup.controllers')).split(' ').includes(c)),
+  );
   if (!mount) return null;
   const base = path.join(mount.dir, group);
   const enable = (dir: string) => writeFile(path.join(dir, 'cgroup.subtree_control'), '+memory +pids +cpu');
