@@ -24,23 +24,9 @@ const backendPath = '/usr/local/bin:/usr/bin:/bin';
 export function launchBackend(b: BackendLaunch, asRoot: boolean, confine: readonly string[] = []): ChildProcess {
   const [program, ...args] = b.command;
   if (!program) throw new Error(`the backend of ${b.appId} names no program`);
-  const argv = [
-    ...confine,
-    ...(asRoot
-      ? [
-          'setpriv',
-          `--reuid=${b.uid}`,
-          `--regid=${b.uid}`,
-          '--clear-groups',
-          '--no-new-privs',
-          '--inh-caps=-all',
-          '--bounding-set=-all',
-          '--',
-          program,
-          ...args,
-        ]
-      : [program, ...args]),
-  ];
+  const argv = asRoot
+    ? ['setpriv', `--reuid=${b.uid}`, `--regid=${b.uid}`, '--clear-groups', '--no-new-privs', '--inh-caps=-all', '--bounding-set=-all', '--', program, ...args]
+    : [program, ...args];
   // Only what the backend needs: never the daemon's own environment (it may hold secrets).
   const env = {
     PATH: backendPath,
@@ -53,5 +39,6 @@ export function launchBackend(b: BackendLaunch, asRoot: boolean, confine: readon
     // JSON: {"<storageId>": "<folder>"}; a change of mappings restarts the backend with the new one.
     CELLAR_STORAGE: JSON.stringify(b.storage),
   };
-  return spawn(argv[0] as string, argv.slice(1), { cwd: b.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  const [file, ...rest] = [...confine, ...argv];
+  return spawn(file as string, rest, { cwd: b.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
 }
