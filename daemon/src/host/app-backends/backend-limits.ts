@@ -40,6 +40,8 @@ const cpuQuotaUs = (limits: BackendLimitValues) => Math.max(1000, Math.round((li
 /** On a box: a transient scope per start under cellar-apps.slice, with systemd's own limits. */
 class SystemdConfinement implements BackendConfinement {
   private readonly units = new Map<string, string>();
+  /** Told apart from the scopes of an earlier run of the daemon, which may still be there. */
+  private readonly run = Date.now().toString(36);
   private starts = 0;
 
   constructor(
@@ -49,8 +51,11 @@ class SystemdConfinement implements BackendConfinement {
   ) {}
 
   async enter(appId: string): Promise<string[]> {
+    // The app's scopes sit beside cellar.service, not in it: a daemon that died left them running.
+    // Its first start here ends them (a pattern systemctl matches itself, not a shell).
+    if (!this.units.has(appId)) await this.runner.run(['systemctl', 'stop', `cellar-app-${appId}-*.scope`], { allowFailure: true, timeoutMs: 30_000 });
     // A new name per start: a scope that is still being torn down never blocks the next one.
-    const unit = `cellar-app-${appId}-${++this.starts}.scope`;
+    const unit = `cellar-app-${appId}-${this.run}-${++this.starts}.scope`;
     this.units.set(appId, unit);
     return [
       'systemd-run',
@@ -68,7 +73,6 @@ class SystemdConfinement implements BackendConfinement {
   async leave(appId: string): Promise<void> {
     const unit = this.units.get(appId);
     if (!unit) return;
-    this.units.delete(appId);
     // Stopping the scope kills what the backend left behind; a scope already gone is no failure.
     await this.runner.run(['systemctl', 'stop', unit], { allowFailure: true, timeoutMs: 30_000 });
   }
