@@ -98,4 +98,17 @@ describe('backend limits: choosing systemd, cgroup v2, cgroup v1 or nothing', ()
     await confinement.close();
     expect(existsSync(path.join(work, 'pids', 'cellar-apps-test'))).to.equal(false);
   });
+  it('runs backends without limits, and says so, where the cgroups are mounted but cannot be written', async () => {
+    writeFileSync(path.join(work, 'mounts'), ['pids', 'memory', 'cpu'].map((c) => `cgroup ${work}/${c} cgroup ro,${c} 0 0`).join('\n'));
+    // A file where the apps' group would go: mkdir fails as on a read-only cgroup file system.
+    for (const c of ['pids', 'memory', 'cpu']) {
+      mkdirSync(path.join(work, c));
+      writeFileSync(path.join(work, c, 'cellar-apps-test'), '');
+    }
+    const confinement = backendConfinement(options({}));
+    expect(confinement.state.enforcedBy).to.equal('cgroup1');
+    expect(await confinement.enter('org.example.hello')).to.deep.equal([]);
+    expect(confinement.state).to.deep.include({ enforcedBy: null, reason: 'noControllers' });
+    expect(records.some((r) => r.message === 'app backend limits not enforced on this machine')).to.equal(true);
+  });
 });

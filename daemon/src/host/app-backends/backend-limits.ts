@@ -120,11 +120,21 @@ class CgroupConfinement implements BackendConfinement {
   async enter(appId: string): Promise<string[]> {
     // A group left over (a daemon killed hard) still holds the old backend's processes: ended first.
     await this.leave(appId);
-    for (const h of this.hierarchies) {
-      await h.prepare?.();
-      const dir = path.join(h.base, appId);
-      await mkdir(dir, { recursive: true });
-      await writeLimits(dir, h.files(this.limits));
+    if (this.state.enforcedBy === null) return [];
+    try {
+      for (const h of this.hierarchies) {
+        await h.prepare?.();
+        const dir = path.join(h.base, appId);
+        await mkdir(dir, { recursive: true });
+        await writeLimits(dir, h.files(this.limits));
+      }
+    } catch (err) {
+      // Mounted but not ours to write (a container's read-only or delegated-away cgroups): a
+      // development machine runs its backends without limits then, and says so, rather than not at all.
+      this.logger.warn('app backend limits not enforced on this machine', { component: 'apps', appId, error: String(err) });
+      Object.assign(this.state, { enforcedBy: null, reason: 'noControllers' });
+      await this.leave(appId);
+      return [];
     }
     return ['/bin/sh', cgroupExecProgram, ...this.dirs(appId).map((dir) => path.join(dir, 'cgroup.procs')), '--'];
   }
