@@ -58,9 +58,10 @@ export interface DaemonOptions {
   files?: { userIdentity?: boolean };
   /**
    * Apps seams: `accounts: true` creates apps' system accounts even in development mode (system
-   * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise.
+   * tests as root); app data goes on ZFS datasets wherever storage applies, in folders otherwise;
+   * `backendLimits`: other limits for backends than the house's (a test's small task limit).
    */
-  apps?: { accounts?: boolean };
+  apps?: { accounts?: boolean; backendLimits?: import('./host/app-backends/backend-limits.ts').BackendLimitValues };
   /** Store seams: the project catalogs (a loopback git server in tests) and the fetch time limit. */
   store?: import('./areas/store/store-area.ts').StoreOptions;
   /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */

@@ -264,6 +264,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     jobs,
     topics,
     host: { zfs: storageOptions.apply, accounts: options.apps?.accounts ?? config.mode === 'box' },
+    backendLimits: options.apps?.backendLimits,
     grants: identity.appGrants,
     boxVersion: product.version,
     backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),

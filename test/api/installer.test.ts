@@ -131,7 +131,7 @@ describe('installer mode', () => {
     expect((await other.installer.status()).state).to.equal('waiting');
     await expectProblem(holder.installer.networkTest({ headers: { [claimHeader]: secret } }), 'installer.claim.required', 401);
     const until = new Date(start + maxMs + lifetimeMs).toISOString();
-    for (const headers of [{}, { [claimHeader]: secret }]) {
+    for (const headers of [{}, { [claimHeader]: secret }] as Record<string, string>[]) {
       const spent = await expectProblem(holder.installer.claim({ headers }), 'installer.claim.spent', 409);
       expect(spent.problem.params).to.deep.equal({ until });
     }

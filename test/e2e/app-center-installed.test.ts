@@ -189,4 +189,44 @@ describe('e2e: App Center with an app pool', function () {
       await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
     }
   });
+  it('sets an app’s quota by keyboard at phone size in German, saying what this machine does not enforce', async () => {
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE username = 'admin'");
+    const phone = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } });
+    try {
+      const p = await phone.newPage();
+      await signInThroughPage(p, box.url, 'admin', adminPassword);
+      await p.goto(`${box.url}${app}/installed/org.example.other`);
+      const section = p.getByRole('region', { name: de['appCenter.resources.title'] });
+      await section.waitFor({ timeout: 15_000 });
+      // A development box keeps apps' data in folders: the quota is kept, not enforced, and it says so.
+      await section.getByText(de['appCenter.resources.quotaNotEnforced']).waitFor();
+      expect(await section.getByTestId('quota-in-force').textContent()).to.contain('10');
+      // Limits hold only with the daemon as root (cgroups of its own); otherwise the page says they do not.
+      expect(await section.getByTestId('limits-not-enforced').count()).to.equal(process.getuid?.() === 0 ? 0 : 1);
+      await section.getByRole('radio').first().focus();
+      // Arrow keys move through the radio group; Tab reaches the amount, then the button.
+      await p.keyboard.press('ArrowDown');
+      await p.keyboard.press('ArrowDown');
+      expect(await section.getByLabel(de['appCenter.resources.setOwn']).isChecked()).to.equal(true);
+      await p.keyboard.press('Tab');
+      await p.keyboard.press('Control+A');
+      await p.keyboard.type('2');
+      await p.keyboard.press('Tab');
+      await p.keyboard.press('Enter');
+      await section.getByText(de['appCenter.resources.saved']).waitFor();
+      const other = (await (await box.signIn()).api.apps.list()).apps.find((a) => a.id === 'org.example.other');
+      expect(other?.quota).to.deep.include({ bytes: 2 * 1024 ** 3, effectiveBytes: 2 * 1024 ** 3 });
+      const offscreen = await p.evaluate(() => {
+        const width = window.innerWidth;
+        return [...document.querySelectorAll('.app-center button, .app-center input, .app-center dd, .app-center h3, .app-center h4')]
+          .map((el) => ({ text: (el.textContent ?? '').trim().slice(0, 30), right: el.getBoundingClientRect().right }))
+          .filter((e) => e.right > width + 0.5);
+      });
+      expect(offscreen).to.deep.equal([]);
+      await p.screenshot({ path: screenshotPath('app-center-resources-de-phone'), fullPage: true });
+    } finally {
+      await phone.close();
+      await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
+    }
+  });
 });

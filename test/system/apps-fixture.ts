@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { Job } from '../../shared/src/api/jobs.ts';
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
 import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
+import type { BackendLimitValues } from '../../daemon/src/host/app-backends/backend-limits.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { finished } from '../helpers/file-operations.ts';
 import { ensureZfsFuse, LoopDisks, sh, waitJob } from './zfs-fixture.ts';
@@ -37,7 +38,7 @@ const quiet = (argv: string[]) => {
  * A daemon as root with real app accounts and a zfs-fuse pool on a loop device, for the apps'
  * system tests. Its pools are mounted below a folder the apps' accounts can pass through.
  */
-export async function startAppsBox(prefix: string): Promise<AppsBox> {
+export async function startAppsBox(prefix: string, apps: { backendLimits?: BackendLimitValues } = {}): Promise<AppsBox> {
   if (process.getuid?.() !== 0) throw new Error('the apps system tests need root (real accounts and zfs-fuse)');
   await ensureZfsFuse();
   const disks = new LoopDisks(`${prefix}${process.pid}`);
@@ -47,7 +48,7 @@ export async function startAppsBox(prefix: string): Promise<AppsBox> {
   const box = await startTestDaemon(
     {},
     {
-      apps: { accounts: true },
+      apps: { accounts: true, ...apps },
       storage: { apply: true, includeLoopDevices: true, minDiskBytes: 64 * mib, mountRoot: path.join(disks.work, 'mnt'), importDirs: ['/dev'] },
     },
   );

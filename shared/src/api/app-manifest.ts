@@ -38,7 +38,15 @@ export interface AppManifest {
   permissions: AppPermission[];
   storage: StorageRequest[];
   backend: AppBackend | null;
+  /**
+   * Optional: the default quota of the app's volume (package, data and a rollback snapshot) in
+   * MiB; without it the house default applies. An administrator may set another.
+   */
+  quotaMiB?: number;
 }
+
+/** The quota of an app whose manifest names none (docs/apps.md). */
+export const defaultAppQuotaMiB = 10 * 1024;
 
 /** Reverse domain name: two or more lowercase labels. */
 export const appIdPattern = /^[a-z][a-z0-9-]{0,62}(\.[a-z0-9][a-z0-9-]{0,62}){1,7}$/;
@@ -79,6 +87,10 @@ export const appManifestSchema = Joi.object<AppManifest, true>({
   })
     .allow(null)
     .required(),
+  quotaMiB: Joi.number()
+    .integer()
+    .min(16)
+    .max(16 * 1024 * 1024),
 }).id('AppManifest');
 
 /** Compares two versions by semver precedence: negative when a is older than b. */

@@ -40,14 +40,50 @@ export interface AppDetails {
   previousVersion: string | null;
   /** The catalog the app came from, which alone brings its updates (its id); null: uploaded by hand. */
   source: string | null;
+  /** How much the app's volume (package, data and the snapshot kept for a rollback) may hold. */
+  quota: AppQuota;
   installedAt: string;
   updatedAt: string;
+}
+
+export interface AppQuota {
+  /** An administrator's own quota: null follows the default, 0 means none. */
+  bytes: number | null;
+  /** The app's default: its manifest's `quotaMiB`, else the house default (docs/apps.md). */
+  defaultBytes: number;
+  /** The quota in force; null for none. */
+  effectiveBytes: number | null;
+  /** What the volume holds now; null where it is not measured (a folder on a development machine). */
+  usedBytes: number | null;
+}
+
+/** How backends' limits are held: a systemd scope (a box), a cgroup of the daemon's own (development). */
+export type BackendLimitsEnforcer = 'systemd' | 'cgroup2' | 'cgroup1';
+
+/** The limits every app's backend runs under, all its processes together. */
+export interface AppBackendLimits {
+  /** null: this machine does not enforce them, for `reason`. */
+  enforcedBy: BackendLimitsEnforcer | null;
+  /** notRoot: the daemon does not run as root; noControllers: no cgroup with memory, pids and cpu it may write. */
+  reason: 'notRoot' | 'noControllers' | null;
+  memoryBytes: number;
+  tasks: number;
+  /** 100 is one core. */
+  cpuPercent: number;
 }
 
 export interface AdminAppList {
   /** The pool every app's data lives on; null until the first app is installed. */
   pool: string | null;
   apps: AppDetails[];
+  backendLimits: AppBackendLimits;
+  /** Whether apps' quotas hold here: on ZFS datasets yes, on a development machine's folders no. */
+  quotaEnforced: boolean;
+}
+
+export interface AppQuotaRequest {
+  /** At least 1 MiB, 0 for none, null for the app's default. */
+  quotaBytes: number | null;
 }
 
 export interface UpdateAppRequest {
@@ -100,14 +136,44 @@ export const appDetailsSchema = Joi.object<AppDetails, true>({
   updatePolicy: Joi.string().valid('automatic', 'notify', 'none').allow(null).required(),
   previousVersion: Joi.string().allow(null).required(),
   source: Joi.string().allow(null).required(),
+  quota: Joi.object<AppQuota, true>({
+    bytes: Joi.number().integer().min(0).allow(null).required(),
+    defaultBytes: Joi.number().integer().min(0).required(),
+    effectiveBytes: Joi.number().integer().min(0).allow(null).required(),
+    usedBytes: Joi.number().integer().min(0).allow(null).required(),
+  })
+    .id('AppQuota')
+    .required(),
   installedAt: isoTime().required(),
   updatedAt: isoTime().required(),
 }).id('AppDetails');
 
+const backendLimitsSchema = Joi.object<AppBackendLimits, true>({
+  enforcedBy: Joi.string().valid('systemd', 'cgroup2', 'cgroup1').allow(null).required(),
+  reason: Joi.string().valid('notRoot', 'noControllers').allow(null).required(),
+  memoryBytes: Joi.number().integer().min(0).required(),
+  tasks: Joi.number().integer().min(0).required(),
+  cpuPercent: Joi.number().integer().min(0).required(),
+}).id('AppBackendLimits');
+
 export const adminAppListSchema = Joi.object<AdminAppList, true>({
   pool: Joi.string().allow(null).required(),
   apps: Joi.array().items(appDetailsSchema).required(),
+  backendLimits: backendLimitsSchema.required(),
+  quotaEnforced: Joi.boolean().required(),
 }).id('AdminAppList');
+
+const mib = 1024 * 1024;
+const appQuotaRequestSchema = Joi.object<AppQuotaRequest, true>({
+  // 0 (none) or at least 1 MiB, as a home's quota.
+  quotaBytes: Joi.number()
+    .integer()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .custom((value: number, helpers) => (value !== 0 && value < mib ? helpers.error('number.min', { limit: mib }) : value))
+    .allow(null)
+    .required(),
+}).id('AppQuotaRequest');
 
 const appGrantsSchema = Joi.object<AppGrants, true>({
   appId: Joi.string().required(),
@@ -284,6 +350,20 @@ export const appsRoutes = {
     status: 200,
     response: appDetailsSchema,
     errors: appErrors,
+  }),
+  setQuota: defineRoute({
+    id: 'apps.setQuota',
+    method: 'PUT',
+    path: '/api/apps/{appId}/quota',
+    access: 'admin',
+    summary: 'How much the app’s volume may hold: at least 1 MiB, 0 for none, null for the app’s default (its manifest’s, else the house’s)',
+    description:
+      'On ZFS it is the quota of the app’s dataset, the snapshot kept for a rollback included; a quota below what the volume holds now is refused. On a development machine’s folders it is kept but not enforced (quotaEnforced in GET /api/apps).',
+    params: appIdParams,
+    body: appQuotaRequestSchema,
+    status: 200,
+    response: appDetailsSchema,
+    errors: [...changeErrors, 'app.quota.below_used', 'storage.command.failed', ...hostToolErrors],
   }),
   issueToken: defineRoute({
     id: 'apps.issueToken',

@@ -44,5 +44,6 @@ export const appErrors = defineErrors({
   'app.token.invalid': { status: 401, title: 'The app token is missing, expired or no longer valid' },
   'app.token.limit': { status: 429, title: 'Too many app tokens are live: they expire within 5 minutes' },
   'app.backend.unavailable': { status: 503, title: 'The app’s backend is not running', params: ['appId'] },
+  'app.quota.below_used': { status: 409, title: 'The app’s volume already holds more than this quota', params: ['appId', 'usedBytes'] },
   'app.backend.missing': { status: 409, title: 'The app has no backend', params: ['appId'] },
 });

@@ -1,8 +1,9 @@
 import type { AppDetails, AppStorageMapping } from '../../../../shared/src/api/apps.ts';
+import { appQuotaOf } from './app-quota.ts';
 import type { AppAccountRow, AppMappingRow, AppRow } from './app.model.ts';
 
-/** An installed app as administrators see it (GET /api/apps). */
-export function appDetailsOf(row: AppRow, account: AppAccountRow, mappings: readonly AppMappingRow[]): AppDetails {
+/** An installed app as administrators see it (GET /api/apps); `usedBytes` of its volume where the caller measured it. */
+export function appDetailsOf(row: AppRow, account: AppAccountRow, mappings: readonly AppMappingRow[], usedBytes: number | null = null): AppDetails {
   const manifest = row.parsedManifest;
   const revoked = row.revokedPermissions;
   const mappingOf = (storageId: string): AppStorageMapping | null => {
@@ -21,6 +22,7 @@ export function appDetailsOf(row: AppRow, account: AppAccountRow, mappings: read
     updatePolicy: row.updatePolicy,
     previousVersion: row.previousManifest ? (JSON.parse(row.previousManifest) as { version: string }).version : null,
     source: row.sourceCatalog ?? null,
+    quota: appQuotaOf(manifest, account.quotaBytes, usedBytes),
     installedAt: row.installedAt,
     updatedAt: row.updatedAt,
   };

@@ -9,6 +9,7 @@ import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { appUidRange, type AppAccounts } from '../../host/app-accounts.ts';
 import { updateSnapshotName, type AppVolume, type AppVolumes } from '../../host/app-volumes/app-volumes.ts';
+import { defaultQuotaBytes, effectiveQuota } from './app-quota.ts';
 import type { AppModels } from './app.model.ts';
 import type { PackageStore } from './package-store.ts';
 
@@ -111,6 +112,12 @@ export async function runInstall(deps: AppJobsDeps, ctx: JobContext<InstallParam
     if (!account) account = await deps.models.accounts.create({ appId, uid: await nextAppUid(deps.models), dataset: volume.name });
     else if (account.dataset !== volume.name) await account.update({ dataset: volume.name });
     await deps.accounts.ensure(account.uid, appId, volume.path);
+    // Bounded before anything is written into it: the administrator's quota, else this version's default.
+    const quota = effectiveQuota(account.quotaBytes ?? null, defaultQuotaBytes(manifest));
+    await deps.volumes.setQuota(volume.name, quota).catch((err: unknown) =>
+      // A kept volume may hold more than a new default: the install goes on, the App Center shows both numbers.
+      deps.logger.warn('app quota not set', { component: 'apps', appId, quotaBytes: quota, error: String(err) }),
+    );
     ctx.progress(1, steps, 'steps');
     const snapshot = existing ? updateSnapshotName(new Date(deps.clock.now())) : null;
     if (snapshot) await deps.volumes.snapshot(volume.name, snapshot);

@@ -34,6 +34,8 @@ export class AppAccountRow extends Model {
   declare uid: number;
   /** The app's dataset (or folder on a development machine); null once deleted with its data. */
   declare dataset: string | null;
+  /** An administrator's own quota of the volume: null follows the app's default, 0 is none. */
+  declare quotaBytes: number | null;
 }
 
 export class AppMappingRow extends Model {
@@ -81,7 +83,12 @@ export function initAppModels(sequelize: Sequelize): AppModels {
   );
   const AppAccountRowBound = class extends AppAccountRow {};
   AppAccountRowBound.init(
-    { appId: { type: DataTypes.TEXT, primaryKey: true }, uid: { type: DataTypes.INTEGER, allowNull: false }, dataset: text(true) },
+    {
+      appId: { type: DataTypes.TEXT, primaryKey: true },
+      uid: { type: DataTypes.INTEGER, allowNull: false },
+      dataset: text(true),
+      quotaBytes: { type: DataTypes.INTEGER, allowNull: true },
+    },
     { sequelize, tableName: 'app_accounts', modelName: 'AppAccountRow', underscored: true, timestamps: false },
   );
   const AppMappingRowBound = class extends AppMappingRow {};

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ShareAccess } from '../../../../shared/src/api/shares.ts';
 import type { Sequelize } from 'sequelize';
@@ -8,6 +9,7 @@ import type { Principal } from '../../core/principal.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { AppAccounts, appAccountName } from '../../host/app-accounts.ts';
+import { backendConfinement, defaultBackendLimits, type BackendLimitValues } from '../../host/app-backends/backend-limits.ts';
 import { FolderAppVolumes } from '../../host/app-volumes/folder-app-volumes.ts';
 import { ZfsAppVolumes } from '../../host/app-volumes/zfs-app-volumes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
@@ -44,6 +46,8 @@ export interface AppsAreaDeps {
    * folders below the data directory; accounts: apps' system accounts are made for real.
    */
   host: { zfs: boolean; accounts: boolean };
+  /** The limits of every backend; the house's (backend-limits.ts) unless a test sets its own. */
+  backendLimits?: BackendLimitValues;
   grants: AppGrantsStore;
   boxVersion: string;
   /** A line a backend wrote, for the log store as `app/<id>`. */
@@ -83,17 +87,27 @@ export function createAppsArea(deps: AppsAreaDeps) {
   // Bound below: a mapping's change publishes the list and restarts the backend, which the service does.
   let afterMapping: (appId: string) => Promise<void> = async () => undefined;
   const mappings = new StorageMappings({ models, share: deps.share, logger: deps.logger, changed: (appId) => afterMapping(appId) });
+  const confinement = backendConfinement({
+    limits: deps.backendLimits ?? defaultBackendLimits,
+    root: process.getuid?.() === 0,
+    // One group per data directory: daemons side by side (tests) never end each other's backends.
+    group: `cellar-apps-${createHash('sha256').update(deps.dataDir).digest('hex').slice(0, 8)}`,
+    runner: new CommandRunner(deps.logger, true),
+    logger: deps.logger,
+  });
   // Under the app's own account where accounts are real (a box, or tests that ask for them); a development daemon runs them as itself.
   const backends = new BackendSupervisor({
     logger: deps.logger,
     output: deps.backendOutput,
     asRoot: accounts.real && process.getuid?.() === 0,
     socketFolder: path.join(deps.dataDir, 'apps', 'sockets'),
+    confinement,
   });
   const apps = new InstalledAppsService({
     models,
     tokens,
     backends,
+    backendLimits: confinement.state,
     volumes: volumes,
     store,
     packages,

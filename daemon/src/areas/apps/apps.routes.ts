@@ -38,6 +38,7 @@ export function appsHandlers(
     setLogLevel: ({ params, body }) => apps.setLogLevel(params.appId, body.level),
     setPermissions: ({ params, body }) => apps.setPermissions(params.appId, body.permissions),
     setUpdatePolicy: ({ params, body }) => apps.setUpdatePolicy(params.appId, body.policy),
+    setQuota: ({ user, params, body }) => apps.setQuota(user, params.appId, body.quotaBytes),
     issueToken: ({ user, params, body }) => apps.issueToken(user, params.appId, body),
     mapStorage: ({ params, body }) => mappings.map(params.appId, params.storageId, body),
     unmapStorage: ({ params }) => mappings.unmap(params.appId, params.storageId),

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Logger } from '../../core/logger.ts';
 import { launchBackend, type BackendLaunch } from '../../host/app-backends/backend-launch.ts';
 import { listenForBackend, prepareSocketFolder } from '../../host/app-backends/backend-socket.ts';
+import type { BackendConfinement } from '../../host/app-backends/backend-limits.ts';
 
 /** Backoff after an exit: 1 s, doubling, at most 30 s; a run of a minute counts as healthy again. */
 const firstDelayMs = 1000;
@@ -22,6 +23,8 @@ interface Supervised {
   stopping: boolean;
   /** The box could not start it (not an exit of the backend): it stays stopped until started again. */
   failed: boolean;
+  /** The app's group emptied and removed after its last run; the next run waits for it. */
+  left: Promise<void>;
 }
 
 export interface BackendSupervisorDeps {
@@ -31,6 +34,8 @@ export interface BackendSupervisorDeps {
   asRoot: boolean;
   /** The daemon's own folder of the backends' listening sockets (backend-socket.ts), no app's. */
   socketFolder: string;
+  /** The group with memory, task and CPU limits each backend runs in (backend-limits.ts). */
+  confinement: BackendConfinement;
 }
 
 /**
@@ -64,7 +69,7 @@ export class BackendSupervisor {
     await this.stop(launch.appId);
     // Named by the app's uid: an app id may be 128 characters, a socket path at most 107 bytes.
     const socket = path.join(this.deps.socketFolder, `${launch.uid}.sock`);
-    const entry: Supervised = { launch, socket, child: null, startedAt: 0, failures: 0, timer: null, stopping: false, failed: false };
+    const entry: Supervised = { launch, socket, child: null, startedAt: 0, failures: 0, timer: null, stopping: false, failed: false, left: Promise.resolve() };
     this.backends.set(launch.appId, entry);
     this.spawn(entry);
   }
@@ -76,10 +81,13 @@ export class BackendSupervisor {
 
   private async run(entry: Supervised): Promise<void> {
     const { appId } = entry.launch;
+    await entry.left;
+    if (entry.stopping) return;
     await prepareSocketFolder(this.deps.socketFolder);
+    const confine = await this.deps.confinement.enter(appId);
     const listening = await listenForBackend(entry.socket);
     if (entry.stopping) return listening.close();
-    const child = listening.publish((fd) => launchBackend(entry.launch, fd, this.deps.asRoot));
+    const child = listening.publish((fd) => launchBackend(entry.launch, fd, this.deps.asRoot, confine));
     entry.child = child;
     entry.startedAt = Date.now();
     for (const [stream, level] of [
@@ -90,6 +98,10 @@ export class BackendSupervisor {
     child.once('error', (err) => this.deps.logger.warn('app backend failed to run', { component: 'apps', appId, error: err.message }));
     child.once('exit', (code, signal) => {
       entry.child = null;
+      // What the backend forked dies with it: the next run starts alone in its group.
+      entry.left = this.deps.confinement.leave(appId).catch((err: unknown) => {
+        this.deps.logger.warn('app backend group not emptied', { component: 'apps', appId, error: String(err) });
+      });
       if (entry.stopping) return;
       this.deps.logger.warn('app backend exited', { component: 'apps', appId, code, signal });
       this.exited(entry);
@@ -131,11 +143,13 @@ export class BackendSupervisor {
       clearTimeout(kill);
       this.deps.logger.info('app backend stopped', { component: 'apps', appId });
     }
+    await entry.left;
     // Nobody listens on it any more; what cannot be removed is left for the next start to refuse.
     await rm(entry.socket, { force: true }).catch(() => undefined);
   }
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.backends.keys()].map((appId) => this.stop(appId)));
+    await this.deps.confinement.close();
   }
 }

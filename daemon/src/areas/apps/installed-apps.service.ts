@@ -1,6 +1,15 @@
 import type { AppPermission } from '../../../../shared/src/api/app-manifest.ts';
 import type { AppSelf } from '../../../../shared/src/api/app-api.ts';
-import type { AdminAppList, AppDetails, AppGrants, AppLogLevel, AppToken, AppTokenRequest, AppUpdatePolicy } from '../../../../shared/src/api/apps.ts';
+import type {
+  AdminAppList,
+  AppBackendLimits,
+  AppDetails,
+  AppGrants,
+  AppLogLevel,
+  AppToken,
+  AppTokenRequest,
+  AppUpdatePolicy,
+} from '../../../../shared/src/api/apps.ts';
 import type { InstallAppRequest } from '../../../../shared/src/api/app-packages.ts';
 import type { DesktopApp } from '../../../../shared/src/api/desktop-schemas.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
@@ -13,6 +22,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { appDetailsOf } from './app-details.ts';
+import { defaultQuotaBytes, effectiveQuota } from './app-quota.ts';
 import { frontendsPath } from './app-frontends.ts';
 import type { AppTokens } from './app-tokens.ts';
 import type { BackendSupervisor } from './backend-supervisor.ts';
@@ -41,6 +51,8 @@ export interface InstalledAppsDeps {
   };
   tokens: AppTokens;
   backends: BackendSupervisor;
+  /** The limits backends run under here, and how they are held (or why not). */
+  backendLimits: AppBackendLimits;
   publisher: TopicPublisher;
   clock: Clock;
   logger: Logger;
@@ -67,26 +79,31 @@ export class InstalledAppsService {
       models.mappings.findAll(),
       models.settings.findByPk(1),
     ]);
-    const apps = rows.flatMap((row) => {
+    const apps: AppDetails[] = [];
+    for (const row of rows) {
       const account = accounts.find((a) => a.appId === row.id);
-      return account
-        ? [
-            appDetailsOf(
-              row,
-              account,
-              mappings.filter((m) => m.appId === row.id),
-            ),
-          ]
-        : [];
-    });
-    return { pool: settings?.pool ?? null, apps };
+      if (account)
+        apps.push(
+          appDetailsOf(
+            row,
+            account,
+            mappings.filter((m) => m.appId === row.id),
+            await this.usedBytes(account.dataset),
+          ),
+        );
+    }
+    return { pool: settings?.pool ?? null, apps, backendLimits: this.deps.backendLimits, quotaEnforced: this.deps.volumes.quotaEnforced };
+  }
+
+  private async usedBytes(dataset: string | null): Promise<number | null> {
+    return dataset ? this.deps.volumes.usedBytes(dataset).catch(() => null) : null;
   }
 
   async details(appId: string): Promise<AppDetails> {
     const row = await this.row(appId);
     const account = await this.deps.models.accounts.findByPk(appId);
     if (!account) throw new ProblemError('app.app.not_found', { appId });
-    return appDetailsOf(row, account, await this.deps.models.mappings.findAll({ where: { appId } }));
+    return appDetailsOf(row, account, await this.deps.models.mappings.findAll({ where: { appId } }), await this.usedBytes(account.dataset));
   }
 
   private async row(appId: string): Promise<AppRow> {
@@ -208,6 +225,25 @@ export class InstalledAppsService {
     // files decides which mapped folders the backend is told of (CELLAR_STORAGE).
     if ('files' in permissions) await this.syncBackend(appId);
     return details;
+  }
+
+  /**
+   * Sets how much the app's volume may hold (null: its default, 0: none). Where quotas hold, one
+   * below what the volume holds now is refused; on folders it is kept, not enforced.
+   */
+  async setQuota(admin: Principal, appId: string, quotaBytes: number | null): Promise<AppDetails> {
+    await this.assertIdle(appId, admin);
+    const row = await this.row(appId);
+    const account = await this.deps.models.accounts.findByPk(appId);
+    if (!account?.dataset) throw new ProblemError('app.app.not_found', { appId });
+    const effective = effectiveQuota(quotaBytes, defaultQuotaBytes(row.parsedManifest));
+    const used = effective === null ? null : await this.usedBytes(account.dataset);
+    if (used !== null && effective !== null && used > effective) throw new ProblemError('app.quota.below_used', { appId, usedBytes: used });
+    await this.deps.volumes.setQuota(account.dataset, effective);
+    await account.update({ quotaBytes });
+    this.deps.logger.info('app quota set', { component: 'apps', appId, quotaBytes, effectiveBytes: effective, enforced: this.deps.volumes.quotaEnforced });
+    this.changed();
+    return this.details(appId);
   }
 
   async grants(appId: string): Promise<AppGrants> {

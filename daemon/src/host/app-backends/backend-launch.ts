@@ -23,8 +23,10 @@ export const listenPidProgram = installPath('daemon/bin/listen-pid');
  * and gid, without supplementary groups, capabilities or the means to gain privileges again
  * (no_new_privs); a development daemon that is not root runs it as itself. `listenFd`, the
  * listening socket the daemon made for it (backend-socket.ts), becomes its fd 3 (socket activation).
+ * `confine` is the prefix that starts it inside its limits (backend-limits.ts), empty where none
+ * hold; it execs what follows, so the pid listen-pid announces stays the backend's.
  */
-export function launchBackend(b: BackendLaunch, listenFd: number, asRoot: boolean): ChildProcess {
+export function launchBackend(b: BackendLaunch, listenFd: number, asRoot: boolean, confine: readonly string[] = []): ChildProcess {
   const [program, ...args] = b.command;
   if (!program) throw new Error(`the backend of ${b.appId} names no program`);
   const argv = asRoot
@@ -56,5 +58,6 @@ export function launchBackend(b: BackendLaunch, listenFd: number, asRoot: boolea
     // JSON: {"<storageId>": "<folder>"}; a change of mappings restarts the backend with the new one.
     CELLAR_STORAGE: JSON.stringify(b.storage),
   };
-  return spawn(argv[0] as string, argv.slice(1), { cwd: b.cwd, env, stdio: ['ignore', 'pipe', 'pipe', listenFd], detached: false });
+  const [file, ...rest] = [...confine, ...argv];
+  return spawn(file as string, rest, { cwd: b.cwd, env, stdio: ['ignore', 'pipe', 'pipe', listenFd], detached: false });
 }

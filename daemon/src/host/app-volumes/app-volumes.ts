@@ -22,6 +22,12 @@ export interface AppVolumes {
   destroySnapshot(name: string, snapshot: string): Promise<void>;
   /** Destroys the volume with all its snapshots. */
   destroy(name: string): Promise<void>;
+  /** Whether setQuota holds: a dataset's quota does, a folder cannot have one. */
+  readonly quotaEnforced: boolean;
+  /** Limits what the volume holds, its snapshots included; null for none. */
+  setQuota(name: string, bytes: number | null): Promise<void>;
+  /** What the volume holds now, its snapshots included; null where it is not measured. */
+  usedBytes(name: string): Promise<number | null>;
 }
 
 /** Names of the snapshots the apps area takes before an update. */

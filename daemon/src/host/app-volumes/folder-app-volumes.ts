@@ -13,6 +13,8 @@ const run = promisify(execFile);
  */
 export class FolderAppVolumes implements AppVolumes {
   readonly kind = 'folder';
+  /** A folder has no quota of its own: kept in the database, not enforced (the App Center says so). */
+  readonly quotaEnforced = false;
 
   constructor(private readonly root: string) {}
 
@@ -60,5 +62,11 @@ export class FolderAppVolumes implements AppVolumes {
     const prefix = `${path.basename(name)}@`;
     for (const entry of await readdir(snapshots).catch(() => [] as string[]))
       if (entry.startsWith(prefix)) await rm(path.join(snapshots, entry), { recursive: true, force: true });
+  }
+
+  async setQuota(): Promise<void> {}
+
+  async usedBytes(): Promise<number | null> {
+    return null;
   }
 }

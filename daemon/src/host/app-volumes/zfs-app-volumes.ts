@@ -5,6 +5,7 @@ import type { AppVolume, AppVolumes } from './app-volumes.ts';
 /** App volumes as ZFS datasets `<pool>/apps/<id>`, snapshots as ZFS snapshots. */
 export class ZfsAppVolumes implements AppVolumes {
   readonly kind = 'zfs';
+  readonly quotaEnforced = true;
 
   constructor(private readonly zfs: ZfsDriver) {}
 
@@ -55,5 +56,16 @@ export class ZfsAppVolumes implements AppVolumes {
 
   destroy(name: string): Promise<void> {
     return this.command(['zfs', 'destroy', '-r', '-f', name]);
+  }
+
+  /** quota, not refquota: the snapshot kept for a rollback counts too, so the pool's share of an app has one bound. */
+  setQuota(name: string, bytes: number | null): Promise<void> {
+    return this.command(['zfs', 'set', `quota=${bytes === null ? 'none' : String(bytes)}`, name]);
+  }
+
+  async usedBytes(name: string): Promise<number | null> {
+    const [object] = await this.zfs.objects(name, 0);
+    const used = object?.props.get('used');
+    return used !== undefined && /^\d+$/.test(used) ? Number(used) : null;
   }
 }
