@@ -14,6 +14,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { FileOperationRequest, FileOperationResult } from '../../shared/src/api/file-operations.ts';
@@ -280,8 +281,10 @@ describe('file operations', function () {
       expect(existsSync(at(a, 'm/to/file.txt'))).to.equal(false);
     });
 
-    it('copies and then removes the source across file systems (tmpfs /dev/shm against the temp folder)', async () => {
-      const shm = mkdtempSync('/dev/shm/cellar-share-');
+    it('copies and then removes the source across file systems (a tmpfs of its own against the temp folder)', async () => {
+      // A tmpfs mounted for the test (root): /dev/shm is a system tree, which no share may be in.
+      const shm = mkdtempSync(path.join(tmpdir(), 'cellar-tmpfs-share-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0755', 'tmpfs', shm]);
       try {
         const share = await admin.api.shares.create({ body: { name: 'Memory', hostPath: shm } });
         const c = { id: share.id, folder: shm };
@@ -294,6 +297,7 @@ describe('file operations', function () {
         expect(existsSync(at(a, 'x/dir'))).to.equal(false);
         expect(job.progress).to.deep.equal({ done: 6, total: 6, unit: 'bytes' });
       } finally {
+        execFileSync('umount', [shm]);
         rmSync(shm, { recursive: true, force: true });
       }
     });
