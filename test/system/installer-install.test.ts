@@ -12,6 +12,18 @@ const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding:
 const mib = 1024 * 1024;
 const password = 'the owner password 1';
 
+/** The install request of these tests onto `disk` (a loop device's name). */
+const installOnto = (disk: string, network: InstallRequest['network'] = null): InstallRequest => ({
+  disk,
+  fileSystem: 'ext4',
+  boxName: 'Test Box',
+  admin: { username: 'owner', password },
+  language: 'de',
+  region: 'AT',
+  timeZone: 'Europe/Vienna',
+  network,
+});
+
 async function waitInstalled(c: TestClient, headers: Record<string, string>): Promise<InstallerStatus> {
   for (const deadline = Date.now() + 10 * 60_000; Date.now() < deadline;) {
     // The installation builds the box's daemon in this process: a poll may meet a keep-alive socket the server just closed.
@@ -58,16 +70,7 @@ describe('installer: install onto loop devices (root)', function () {
     try {
       const refused = await expectProblem(
         box!.client().api.installer.install({
-          body: {
-            disk: path.basename(target),
-            fileSystem: 'ext4',
-            boxName: 'Test Box',
-            admin: { username: 'owner', password },
-            language: 'de',
-            region: 'AT',
-            timeZone: 'Europe/Vienna',
-            network: null,
-          },
+          body: installOnto(path.basename(target)),
           headers,
         }),
         'host.tool.missing',
@@ -92,16 +95,7 @@ describe('installer: install onto loop devices (root)', function () {
     try {
       const refused = await expectProblem(
         box!.client().api.installer.install({
-          body: {
-            disk: path.basename(target),
-            fileSystem: 'ext4',
-            boxName: 'Test Box',
-            admin: { username: 'owner', password },
-            language: 'de',
-            region: 'AT',
-            timeZone: 'Europe/Vienna',
-            network: null,
-          },
+          body: installOnto(path.basename(target)),
           headers,
         }),
         'host.tool.missing',
@@ -125,16 +119,7 @@ describe('installer: install onto loop devices (root)', function () {
     expect(byPath.get(small)?.reasons.map((r) => r.reason)).to.deep.equal(['tooSmall']);
     const refused = await expectProblem(
       c.api.installer.install({
-        body: {
-          disk: path.basename(formatted),
-          fileSystem: 'ext4',
-          boxName: 'Test Box',
-          admin: { username: 'owner', password },
-          language: 'de',
-          region: 'AT',
-          timeZone: 'Europe/Vienna',
-          network: null,
-        },
+        body: installOnto(path.basename(formatted)),
         headers,
       }),
       'installer.disk.refused',
@@ -147,16 +132,13 @@ describe('installer: install onto loop devices (root)', function () {
 
   it('partitions, writes the image, the configuration and the UEFI and BIOS boot loaders; the installed configuration serves the install id', async () => {
     const c = box!.client();
-    const body: InstallRequest = {
-      disk: path.basename(target),
-      fileSystem: 'ext4',
-      boxName: 'Test Box',
-      admin: { username: 'owner', password },
-      language: 'de',
-      region: 'AT',
-      timeZone: 'Europe/Vienna',
-      network: { interface: 'eth0', method: 'static', address: '192.0.2.10/24', gateway: '192.0.2.1', nameservers: ['192.0.2.1'] },
-    };
+    const body = installOnto(path.basename(target), {
+      interface: 'eth0',
+      method: 'static',
+      address: '192.0.2.10/24',
+      gateway: '192.0.2.1',
+      nameservers: ['192.0.2.1'],
+    });
     const started = await c.api.installer.install({ body, headers });
     expect(started.state).to.equal('installing');
     const commands = started.plan!.commands.map((argv) => argv.join(' '));
