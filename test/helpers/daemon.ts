@@ -6,6 +6,7 @@ import type { UserInfo } from '../../shared/src/api/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';
+import { contractChecker, type ContractChecker } from './openapi-check.ts';
 
 export const adminPassword = 'correct horse battery staple';
 
@@ -56,11 +57,15 @@ export async function startTestDaemon(
   await daemon.start();
   const url = daemon.url();
 
+  const checker = await contractChecker(url);
+
   const client = (): TestClient => {
     const jar = cookieFetch();
+    const raw = checkedFetch(jar.fetch, checker, 'answers');
     const self: TestClient = {
-      api: createApiClient({ baseUrl: url, fetch: jar.fetch, csrfToken: () => self.csrfToken }),
-      fetch: jar.fetch,
+      // The typed client sends only what the document allows; raw requests may be deliberately bad.
+      api: createApiClient({ baseUrl: url, fetch: checkedFetch(jar.fetch, checker, 'both'), csrfToken: () => self.csrfToken }),
+      fetch: raw,
       csrfToken: null,
       user: null,
       cookieHeader: jar.cookieHeader,
@@ -72,7 +77,7 @@ export async function startTestDaemon(
           headers['Content-Type'] ??= 'application/json';
         }
         if (init.csrf !== false && self.csrfToken && method !== 'GET') headers['X-CSRF-Token'] ??= self.csrfToken;
-        return jar.fetch(url + urlPath, { method, headers, body });
+        return raw(url + urlPath, { method, headers, body });
       },
     };
     return self;
@@ -95,6 +100,24 @@ export async function startTestDaemon(
       await daemon.close();
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A fetch that checks each call against the daemon's OpenAPI document: the answer always, the
+ * request too when `what` is 'both'. A mismatch rejects the call, so it fails the test that made it.
+ */
+function checkedFetch(inner: typeof fetch, checker: ContractChecker, what: 'both' | 'answers'): typeof fetch {
+  return async (input, init = {}) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    if (what === 'both' && url.pathname.startsWith('/api/')) {
+      const body = typeof init.body === 'string' || init.body === undefined || init.body === null ? (init.body ?? undefined) : '(raw)';
+      checker.checkRequest({ method, url, headers: new Headers(init.headers), body });
+    }
+    const response = await inner(input, init);
+    await checker.checkResponse(method, url, response);
+    return response;
   };
 }
 
