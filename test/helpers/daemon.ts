@@ -6,7 +6,7 @@ import type { UserInfo } from '../../shared/src/api/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';
-import { contractChecker, type ContractChecker } from './openapi-check.ts';
+import { ContractMismatch, contractChecker, rawBody, type ContractChecker } from './openapi-check.ts';
 
 export const adminPassword = 'correct horse battery staple';
 
@@ -104,19 +104,23 @@ export async function startTestDaemon(
 }
 
 /**
- * A fetch that checks each call against the daemon's OpenAPI document: the answer always, the
- * request too when `what` is 'both'. A mismatch rejects the call, so it fails the test that made it.
+ * A fetch that checks each call against the daemon's OpenAPI document. Every answer must match it.
+ * With 'both', a request must too, unless the test meant it to be bad: a request the document
+ * refuses may be sent, but the daemon must then refuse it as well (with a documented problem,
+ * which the answer check sees); a daemon that accepts it means the document is wrong.
  */
 function checkedFetch(inner: typeof fetch, checker: ContractChecker, what: 'both' | 'answers'): typeof fetch {
   return async (input, init = {}) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    let mismatch: string | null = null;
     if (what === 'both' && url.pathname.startsWith('/api/')) {
-      const body = typeof init.body === 'string' || init.body === undefined || init.body === null ? (init.body ?? undefined) : '(raw)';
-      checker.checkRequest({ method, url, headers: new Headers(init.headers), body });
+      const body = typeof init.body === 'string' || init.body === undefined || init.body === null ? (init.body ?? undefined) : rawBody;
+      mismatch = checker.requestMismatch({ method, url, headers: new Headers(init.headers), body });
     }
     const response = await inner(input, init);
     await checker.checkResponse(method, url, response);
+    if (mismatch && response.ok) throw new ContractMismatch(`${mismatch}; yet the daemon accepted it with ${response.status}`);
     return response;
   };
 }

@@ -19,6 +19,9 @@ export class ContractMismatch extends Error {
   override name = 'ContractMismatch';
 }
 
+/** A body that is not JSON text (a Blob, bytes, a stream): its media type is whatever fetch gives it. */
+export const rawBody = Symbol('raw body');
+
 /** What a call sent: the typed client's calls are checked whole, raw ones (deliberately bad input) only by their answer. */
 export interface SentRequest {
   method: string;
@@ -29,6 +32,11 @@ export interface SentRequest {
 
 function mediaType(header: string | null): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** The document's entry for a media type: exact, then `image/*`, then `*\/*`. */
+function mediaEntry(content: Content, type: string): { schema?: Schema } | undefined {
+  return content[type] ?? content[`${type.split('/')[0]}/*`] ?? content['*/*'];
 }
 
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
@@ -93,7 +101,18 @@ export class ContractChecker {
     if (!fn(value)) throw new ContractMismatch(`${op.operationId}: ${where} does not match the document: ${describeErrors(fn.errors)}`);
   }
 
-  /** Path, query, header parameters and the body of a request that the typed client sent. */
+  /** How a request breaks the document (path, query and header parameters, body), or null when it does not. */
+  requestMismatch(request: SentRequest): string | null {
+    try {
+      this.checkRequest(request);
+      return null;
+    } catch (err) {
+      if (err instanceof ContractMismatch) return err.message;
+      throw err;
+    }
+  }
+
+  /** Throws how a request breaks the document. */
   checkRequest(request: SentRequest): void {
     const found = this.find(request.method, request.url.pathname);
     if (!found) throw new ContractMismatch(`${request.method} ${request.url.pathname}: no operation of the document has this path and method`);
@@ -119,7 +138,8 @@ export class ContractChecker {
     }
     const content = op.requestBody?.content;
     if (!content) throw new ContractMismatch(`${op.operationId}: sent a body, the document takes none`);
-    const media = content[type] ?? content['*/*'] ?? content['application/octet-stream'];
+    if (request.body === rawBody && !type) return;
+    const media = mediaEntry(content, type);
     if (!media) throw new ContractMismatch(`${op.operationId}: request content type ${type || '(none)'} is not one of ${Object.keys(content).join(', ')}`);
     if (type === 'application/json') this.check(op, 'request body', media.schema, JSON.parse(String(request.body)));
   }
@@ -148,7 +168,7 @@ export class ContractChecker {
       return;
     }
     if (!hasBody) return;
-    const media = documented.content[type];
+    const media = mediaEntry(documented.content, type);
     if (!media) throw new ContractMismatch(`${op.operationId}: ${where} content type ${type || '(none)'} is not one of ${Object.keys(documented.content).join(', ')}`);
     if (!type.endsWith('json') || !media.schema) return;
     const text = await response.clone().text();

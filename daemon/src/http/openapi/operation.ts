@@ -35,13 +35,27 @@ function security(route: RouteDef): Record<string, string[]>[] {
   return [session];
 }
 
+/**
+ * A parameter that another one makes required (`x.when('home', { is: 'move', then: Joi.required() })`):
+ * OpenAPI has no conditions between parameters, so its description says it.
+ */
+function conditionalRequirement(converted: JsonSchema, name: string): string | undefined {
+  type Condition = { if?: { properties?: Record<string, { enum?: unknown[] }> }; then?: { required?: string[] } };
+  for (const c of (converted.allOf ?? []) as Condition[]) {
+    const [other, test] = Object.entries(c.if?.properties ?? {})[0] ?? [];
+    if (other && test?.enum && c.then?.required?.includes(name)) return `Required when ${other} is ${test.enum.join(' or ')}.`;
+  }
+  return undefined;
+}
+
 function objectParameters(registry: SchemaRegistry, schema: Joi.ObjectSchema, where: 'path' | 'query'): Parameter[] {
   const converted = registry.resolve(registry.convert(schema));
   const properties = (converted.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((converted.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => {
     const parameter: Parameter = { name, in: where, required: where === 'path' || required.has(name), schema: property };
-    if (typeof property.description === 'string') parameter.description = property.description;
+    const description = [property.description, conditionalRequirement(converted, name)].filter((d) => typeof d === 'string');
+    if (description.length > 0) parameter.description = description.join(' ');
     // The daemon parses nested query objects (`filter[kind]=x`), which OpenAPI calls deepObject.
     if (where === 'query' && property.type === 'object') Object.assign(parameter, { style: 'deepObject', explode: true });
     return parameter;
@@ -61,7 +75,7 @@ function parameters(registry: SchemaRegistry, route: RouteDef): Parameter[] {
 
 function rawContent(raw: RawBody): Record<string, unknown> {
   // A raw JSON answer is still an object; any other raw body is bytes of its media type.
-  return { [raw.contentType]: raw.contentType === 'application/json' ? { schema: { type: 'object' } } : {} };
+  return Object.fromEntries([raw.contentType].flat().map((type) => [type, type === 'application/json' ? { schema: { type: 'object' } } : {}]));
 }
 
 function requestBody(registry: SchemaRegistry, body: RouteDef['body']): Record<string, unknown> | undefined {
