@@ -40,7 +40,8 @@ function mediaEntry(content: Content, type: string): { schema?: Schema } | undef
 }
 
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} (schema ${e.schemaPath}${e.params ? ` ${JSON.stringify(e.params)}` : ''})`).join('; ');
+  // The first few: an answer far off the document would list every field.
+  return (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} (schema ${e.schemaPath.replace(documentId, "")}${e.params ? ` ${JSON.stringify(e.params)}` : ''})`).join('; ');
 }
 
 /**
@@ -56,7 +57,7 @@ export class ContractChecker {
 
   constructor(private readonly doc: Document) {
     const make = (coerceTypes: false | 'array') => {
-      const ajv = new Ajv2020({ strict: false, allErrors: false, coerceTypes, validateFormats: true });
+      const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, validateFormats: true });
       addFormats.default(ajv);
       ajv.addSchema({ $id: documentId, components: structuredClone(doc.components) });
       return ajv;
@@ -99,6 +100,12 @@ export class ContractChecker {
     if (!schema) return;
     const fn = this.validator(`${op.operationId} ${where}`, schema, params);
     if (!fn(value)) throw new ContractMismatch(`${op.operationId}: ${where} does not match the document: ${describeErrors(fn.errors)}`);
+  }
+
+  /** How `value` breaks the component schema `name`, or null when it matches. */
+  componentMismatch(name: string, value: unknown): string | null {
+    const fn = this.validator(`component ${name}`, { $ref: `#/components/schemas/${name}` }, false);
+    return fn(value) ? null : describeErrors(fn.errors);
   }
 
   /** How a request breaks the document (path, query and header parameters, body), or null when it does not. */
