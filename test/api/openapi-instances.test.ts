@@ -12,7 +12,9 @@ describe('OpenAPI document: instances of requests and answers', () => {
   let box: TestDaemon;
   let admin: TestClient;
   let checker: ContractChecker;
-  let doc: { paths: Record<string, Record<string, { summary: string; description: string; responses: Record<string, { content?: Record<string, unknown> }> }>> };
+  let doc: {
+    paths: Record<string, Record<string, { summary: string; description: string; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  };
 
   const request = (method: string, path: string, body?: unknown): SentRequest => ({
     method,
@@ -34,7 +36,9 @@ describe('OpenAPI document: instances of requests and answers', () => {
     const answer = new Response(JSON.stringify({ status: 'ok' }), { status: 200, headers: { 'Content-Type': 'application/json' } });
     const err = await checker.checkResponse('GET', new URL(`${box.url}/api/auth/session`), answer).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(ContractMismatch);
-    expect((err as Error).message).to.match(/^auth\.session: response 200 body \(application\/json\) does not match the document: .*schema .*#\/components\/schemas\//);
+    expect((err as Error).message).to.match(
+      /^auth\.session: response 200 body \(application\/json\) does not match the document: .*schema .*#\/components\/schemas\//,
+    );
     const undocumented = new Response('{}', { status: 418, headers: { 'Content-Type': 'application/json' } });
     const teapot = await checker.checkResponse('GET', new URL(`${box.url}/api/auth/session`), undocumented).catch((e: unknown) => e);
     expect((teapot as Error).message).to.match(/^auth\.session: answered status 418, the document lists 200, 401, 500/);
@@ -69,9 +73,9 @@ describe('OpenAPI document: instances of requests and answers', () => {
     });
 
     it('types the shareId of a user removal as an id and says when it is required', () => {
-      const param = (doc.paths['/api/users/{userId}']?.delete as unknown as { parameters: { name: string; schema: unknown; description?: string }[] }).parameters.find(
-        (p) => p.name === 'shareId',
-      );
+      const param = (
+        doc.paths['/api/users/{userId}']?.delete as unknown as { parameters: { name: string; schema: unknown; description?: string }[] }
+      ).parameters.find((p) => p.name === 'shareId');
       expect(param?.schema).to.deep.include({ type: 'integer', minimum: 1, format: 'int64' });
       expect(param?.description).to.equal('Required when home is move.');
       expect(requestMismatch('DELETE', '/api/users/5?home=move&shareId=3')).to.equal(null);
@@ -118,7 +122,9 @@ describe('OpenAPI document: instances of requests and answers', () => {
       expect(checker.componentMismatch('IssueCertificateRequest', { names: ['Cellar.Local'] })).to.equal(null);
       const basicAuth = (username: string) => ({ basicAuth: [{ username, password: 'secret-secret' }] });
       expect(requestMismatch('POST', '/api/system/proxy/hosts', basicAuth('jörg'))).to.not.match(/username/);
-      expect(requestMismatch('POST', '/api/system/proxy/hosts', basicAuth('a:b'))).to.match(/^proxy\.createHost: .*\/basicAuth\/0\/username must match pattern/);
+      expect(requestMismatch('POST', '/api/system/proxy/hosts', basicAuth('a:b'))).to.match(
+        /^proxy\.createHost: .*\/basicAuth\/0\/username must match pattern/,
+      );
     });
   });
 
@@ -139,13 +145,20 @@ describe('OpenAPI document: instances of requests and answers', () => {
     it('lets null and any address match an anyOf of formats, never a oneOf', () => {
       const text = JSON.stringify(doc);
       expect(text).to.not.match(/"oneOf":\[\{"format"/);
-      expect(checker.componentMismatch('InstallerNetworkConfig', { interface: 'eth0', method: 'static', address: '192.0.2.2/24', gateway: null, nameservers: ['2001:db8::53'] })).to.equal(
-        null,
-      );
+      expect(
+        checker.componentMismatch('InstallerNetworkConfig', {
+          interface: 'eth0',
+          method: 'static',
+          address: '192.0.2.2/24',
+          gateway: null,
+          nameservers: ['2001:db8::53'],
+        }),
+      ).to.equal(null);
     });
 
     it('gives ids the int64 format and limits the int32 one', () => {
-      const params = (path: string, method: string) => (doc.paths[path]?.[method] as unknown as { parameters: { name: string; schema: { format?: string } }[] }).parameters;
+      const params = (path: string, method: string) =>
+        (doc.paths[path]?.[method] as unknown as { parameters: { name: string; schema: { format?: string } }[] }).parameters;
       expect(params('/api/users/{userId}', 'delete').find((p) => p.name === 'userId')?.schema.format).to.equal('int64');
       expect(params('/api/files/{shareId}/list', 'get').find((p) => p.name === 'limit')?.schema.format).to.equal('int32');
       expect(requestMismatch('GET', '/api/files/1/list?limit=1000')).to.equal(null);
@@ -157,7 +170,9 @@ describe('OpenAPI document: instances of requests and answers', () => {
       const url = new URL(`${box.url}/api/store/catalogs/project/apps/org.example.notes/1.0.0/screenshots/home.jpg`);
       for (const type of ['image/png', 'image/jpeg', 'image/webp'])
         await checker.checkResponse('GET', url, new Response(new Uint8Array([1]), { status: 200, headers: { 'Content-Type': type } }));
-      const gif = await checker.checkResponse('GET', url, new Response(new Uint8Array([1]), { status: 200, headers: { 'Content-Type': 'image/gif' } })).catch((e: unknown) => e);
+      const gif = await checker
+        .checkResponse('GET', url, new Response(new Uint8Array([1]), { status: 200, headers: { 'Content-Type': 'image/gif' } }))
+        .catch((e: unknown) => e);
       expect((gif as Error).message).to.equal('store.screenshot: response 200 content type image/gif is not one of image/png, image/jpeg, image/webp');
     });
   });

@@ -41,7 +41,10 @@ function mediaEntry(content: Content, type: string): { schema?: Schema } | undef
 
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
   // The first few: an answer far off the document would list every field.
-  return (errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} (schema ${e.schemaPath.replace(documentId, "")}${e.params ? ` ${JSON.stringify(e.params)}` : ''})`).join('; ');
+  return (errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} (schema ${e.schemaPath.replace(documentId, '')}${e.params ? ` ${JSON.stringify(e.params)}` : ''})`)
+    .join('; ');
 }
 
 /**
@@ -137,7 +140,8 @@ export class ContractChecker {
       const box = { value: structuredClone(raw) };
       this.check(op, `${p.in} parameter ${p.name}`, p.schema && { type: 'object', properties: { value: p.schema } }, box, true);
     }
-    for (const name of Object.keys(query)) if (!known.has(name)) throw new ContractMismatch(`${op.operationId}: query parameter ${name} is not in the document`);
+    for (const name of Object.keys(query))
+      if (!known.has(name)) throw new ContractMismatch(`${op.operationId}: query parameter ${name} is not in the document`);
     const type = mediaType(request.headers.get('content-type'));
     if (request.body === undefined) {
       if (op.requestBody?.required) throw new ContractMismatch(`${op.operationId}: the document requires a request body`);
@@ -176,7 +180,8 @@ export class ContractChecker {
     }
     if (!hasBody) return;
     const media = mediaEntry(documented.content, type);
-    if (!media) throw new ContractMismatch(`${op.operationId}: ${where} content type ${type || '(none)'} is not one of ${Object.keys(documented.content).join(', ')}`);
+    if (!media)
+      throw new ContractMismatch(`${op.operationId}: ${where} content type ${type || '(none)'} is not one of ${Object.keys(documented.content).join(', ')}`);
     if (!type.endsWith('json') || !media.schema) return;
     const text = await response.clone().text();
     let body: unknown;

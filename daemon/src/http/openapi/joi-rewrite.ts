@@ -141,7 +141,8 @@ export function rewriteDescription(node: unknown): unknown {
   }
   if (out.type === 'string' && out.rules) {
     out.rules = out.rules.flatMap((rule) => {
-      if (rule.name === 'pattern' && typeof rule.args?.regex === 'string') return [{ ...rule, args: { ...rule.args, regex: flaglessPattern(rule.args.regex) } }];
+      if (rule.name === 'pattern' && typeof rule.args?.regex === 'string')
+        return [{ ...rule, args: { ...rule.args, regex: flaglessPattern(rule.args.regex) } }];
       if (rule.name !== 'ip') return [rule];
       const alternatives = ipAlternatives((rule.args?.options ?? {}) as Record<string, unknown>);
       if (alternatives.length === 1) metas.push(alternatives[0]!.format ? { format: alternatives[0]!.format } : { [allOfMeta]: alternatives });
