@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import Joi from 'joi';
+import { defineRoute } from '../../shared/src/api/route.ts';
+import { buildOpenApiDocument } from '../../daemon/src/http/openapi/document.ts';
 import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { ContractMismatch, contractChecker, type ContractChecker, type SentRequest } from '../helpers/openapi-check.ts';
 
@@ -49,6 +52,33 @@ describe('OpenAPI document: instances of requests and answers', () => {
     // The daemon refuses an unknown field: the deliberately bad request passes as long as the refusal is documented.
     const refused = await admin.api.auth.login({ body: { username: 'admin', password: adminPassword, extra: 1 } as never }).catch((e: unknown) => e);
     expect(refused).to.have.property('code', 'request.body.invalid');
+  });
+
+  describe('what the instance checks found beyond the issue’s points', () => {
+    it('documents a map (`Joi.object().pattern(Joi.string(), value)`) as additionalProperties, not as an empty object', () => {
+      const route = { id: 't.get', method: 'GET', path: '/t', access: 'public', summary: 't', status: 200, errors: [] } as const;
+      const response = Joi.object({ counts: Joi.object().pattern(Joi.string().max(5), Joi.number().integer().min(0)).required() }).id('Counted');
+      const { document } = buildOpenApiDocument({ t: { get: defineRoute({ ...route, response }) } }, { title: 't', version: '1' });
+      expect((document.components.schemas.Counted as { properties: Record<string, unknown> }).properties.counts).to.deep.equal({
+        type: 'object',
+        properties: {},
+        additionalProperties: { type: 'integer', minimum: 0, format: 'int64' },
+        propertyNames: { type: 'string', maxLength: 5 },
+      });
+    });
+
+    it('documents a file download as any media type, one range as 206 and a matching validator as 304', async () => {
+      const op = doc.paths['/api/files/{shareId}/content']?.get;
+      expect(Object.keys(op?.responses['200']?.content ?? {})).to.deep.equal(['*/*']);
+      expect(Object.keys(op?.responses ?? {})).to.include.members(['200', '206', '304', '416']);
+      const url = new URL(`${box.url}/api/files/1/content?path=a.txt`);
+      await checker.checkResponse('GET', url, new Response('text', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+      await checker.checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain' } }));
+      await checker.checkResponse('GET', url, new Response(null, { status: 304 }));
+      const wallpaper = doc.paths['/api/desktop/wallpaper']?.get;
+      expect(Object.keys(wallpaper?.responses ?? {})).to.include('304');
+      expect(Object.keys(doc.paths['/api/files/{shareId}/thumbnail']?.get?.responses ?? {})).to.include('304');
+    });
   });
 
   describe('point 1: conditions of .when() are in the document', () => {

@@ -18,9 +18,13 @@ type Node = Record<string, unknown> & {
 };
 type When = { ref?: { path?: string[] }; is?: Node; then?: Node; otherwise?: Node; switch?: unknown };
 
+import parse from 'joi-to-json';
+
 /** Carries the JSON Schema built here through joi-to-json, which copies `x-` metas verbatim. */
 const allOfMeta = 'x-cellar-allOf';
 const anyOfMeta = 'x-cellar-anyOf';
+const valuesMeta = 'x-cellar-additionalProperties';
+const namesMeta = 'x-cellar-propertyNames';
 
 function isNode(x: unknown): x is Node {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -122,6 +126,12 @@ function ipAlternatives(options: Record<string, unknown>): Record<string, unknow
   return [...bare, { pattern: cidrPattern }];
 }
 
+/** One description converted on its own (a map's keys or values), with what this module puts right. */
+function convertPart(node: Node): unknown {
+  const described = rewriteDescription(node);
+  return finishSchema(parse({ describe: () => described } as never, 'open-api-3.1'));
+}
+
 /** The description as joi-to-json can convert it faithfully. */
 export function rewriteDescription(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteDescription);
@@ -138,6 +148,16 @@ export function rewriteDescription(node: unknown): unknown {
       out.keys[key] = rest;
     }
     if (conditions.length > 0) metas.push({ [allOfMeta]: conditions });
+  }
+  // `Joi.object().pattern(Joi.string(), value)`, a map: joi-to-json knows only regex keys and drops it.
+  const patterns = out.patterns as { schema?: Node; regex?: string; rule?: Node }[] | undefined;
+  if (out.type === 'object' && patterns?.some((p) => p.schema)) {
+    const [map, ...more] = patterns;
+    if (more.length > 0 || !map?.schema || !map.rule) throw new Error('a map with more than one key schema cannot be documented');
+    delete out.patterns;
+    metas.push({ [valuesMeta]: convertPart(map.rule) });
+    const names = convertPart(map.schema) as Record<string, unknown>;
+    if (Object.keys(names).some((k) => k !== 'type')) metas.push({ [namesMeta]: names });
   }
   if (out.type === 'string' && out.rules) {
     out.rules = out.rules.flatMap((rule) => {
@@ -170,6 +190,13 @@ export function finishSchema(schema: unknown): unknown {
   if (anyOf && out.anyOf) allOf.push({ anyOf });
   else if (anyOf) out.anyOf = anyOf;
   if (allOf.length > 0) out.allOf = allOf;
+  for (const [meta, keyword] of [
+    [valuesMeta, 'additionalProperties'],
+    [namesMeta, 'propertyNames'],
+  ] as const) {
+    if (meta in out) out[keyword] = out[meta];
+    delete out[meta];
+  }
   const types = [out.type].flat();
   if (types.includes('integer') && out.format === undefined) {
     const { minimum, maximum } = out as { minimum?: number; maximum?: number };

@@ -94,6 +94,16 @@ function successResponse(registry: SchemaRegistry, route: RouteDef): Record<stri
   return { description: 'Success', content: { 'application/json': { schema: registry.convert(route.response) } } };
 }
 
+/** The answers of a route that takes conditional or range headers: 304, and 206 with one part of the content. */
+function conditionalResponses(registry: SchemaRegistry, route: RouteDef): Record<string, unknown> {
+  const headers = route.headers ?? [];
+  const out: Record<string, unknown> = {};
+  if (headers.includes('Range')) out['206'] = { ...successResponse(registry, route), description: 'One range of the content (Range), with Content-Range' };
+  if (headers.includes('If-None-Match') || headers.includes('If-Modified-Since'))
+    out['304'] = { description: 'Not modified: If-None-Match (or If-Modified-Since) matches the current version' };
+  return out;
+}
+
 function describeOperation(route: RouteDef): string {
   const lines = [route.description ?? route.summary, '', `**Access:** ${accessLabel(route.access)}.`];
   if (needsCsrf(route)) lines.push('', 'A request made with a session carries the `X-CSRF-Token` header.');
@@ -116,6 +126,6 @@ export function buildOperation(registry: SchemaRegistry, area: string, route: Ro
   if (params.length > 0) operation.parameters = params;
   const body = requestBody(registry, route.body);
   if (body) operation.requestBody = body;
-  operation.responses = { [String(route.status)]: successResponse(registry, route), ...errorResponses(route) };
+  operation.responses = { [String(route.status)]: successResponse(registry, route), ...conditionalResponses(registry, route), ...errorResponses(route) };
   return operation;
 }
