@@ -44,7 +44,7 @@ describe('OpenAPI document: instances of requests and answers', () => {
     );
     const undocumented = new Response('{}', { status: 418, headers: { 'Content-Type': 'application/json' } });
     const teapot = await checker.checkResponse('GET', new URL(`${box.url}/api/auth/session`), undocumented).catch((e: unknown) => e);
-    expect((teapot as Error).message).to.match(/^auth\.session: answered status 418, the document lists 200, 401, 500/);
+    expect((teapot as Error).message).to.match(/^auth\.session: answered status 418, the document lists 200, 401, 403, 500/);
     expect(requestMismatch('POST', '/api/auth/login', { username: 'admin' })).to.match(/^auth\.login: request body .*required property 'password'.*schema /);
   });
 
@@ -65,6 +65,21 @@ describe('OpenAPI document: instances of requests and answers', () => {
         additionalProperties: { type: 'integer', minimum: 0, format: 'int64' },
         propertyNames: { type: 'string', maxLength: 5 },
       });
+    });
+
+    it("lets through the values a pattern-checked string also allows (`.allow('')`), as the daemon does", () => {
+      expect(checker.componentMismatch('UpdateCatalogRequest', { readToken: '' })).to.equal(null);
+      expect(checker.componentMismatch('UpdateCatalogRequest', { readToken: 'reader:s3cret' })).to.equal(null);
+      expect(checker.componentMismatch('UpdateCatalogRequest', { readToken: 'no-colon' })).to.match(/pattern/);
+    });
+
+    it('documents the log export as JSON lines or text, and installer.mode.only on every operation the medium refuses', () => {
+      expect(Object.keys(doc.paths['/api/logs/export']?.get?.responses['200']?.content ?? {})).to.have.members(['application/x-ndjson', 'text/plain']);
+      const codes = (path: string, method: string) => (doc.paths[path]?.[method] as unknown as { 'x-error-codes': string[] })['x-error-codes'];
+      expect(codes('/api/auth/session', 'get')).to.include('installer.mode.only');
+      expect(codes('/api/users', 'get')).to.include('installer.mode.only');
+      expect(codes('/api/health', 'get')).to.not.include('installer.mode.only');
+      expect(codes('/api/installer', 'get')).to.not.include('installer.mode.only');
     });
 
     it('documents a file download as any media type, one range as 206 and a matching validator as 304', async () => {

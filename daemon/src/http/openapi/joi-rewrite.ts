@@ -132,10 +132,31 @@ function convertPart(node: Node): unknown {
   return finishSchema(parse({ describe: () => described } as never, 'open-api-3.1'));
 }
 
+/**
+ * `Joi.string().pattern(p).allow('')`: joi-to-json keeps only null of `allow`, so the document would
+ * refuse the allowed value that the rules do not let through. Such a node becomes "the rules, or one of these".
+ */
+function splitAllowed(node: Node): Node {
+  const values = literals(node.allow).filter((v) => v !== null);
+  const strict = (node.rules ?? []).some((r) => r.name !== 'max' && r.name !== 'trim' && r.name !== 'case');
+  if (node.type !== 'string' || node.flags?.only || node.flags?.id || values.length === 0 || !strict) return node;
+  // Presence and conditions on a sibling belong to the key, outside the alternatives.
+  const { allow, whens, flags = {}, ...rest } = node;
+  const { presence, ...innerFlags } = flags;
+  const nullable = (allow ?? []).includes(null);
+  return {
+    type: 'alternatives',
+    flags: presence === undefined ? {} : { presence },
+    ...(whens ? { whens } : {}),
+    matches: [{ schema: { ...rest, flags: innerFlags } }, { schema: { type: 'any', flags: { only: true }, allow: nullable ? [...values, null] : values } }],
+  };
+}
+
 /** The description as joi-to-json can convert it faithfully. */
-export function rewriteDescription(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewriteDescription);
-  if (!isNode(node)) return node;
+export function rewriteDescription(input: unknown): unknown {
+  if (Array.isArray(input)) return input.map(rewriteDescription);
+  if (!isNode(input)) return input;
+  const node = splitAllowed(input);
   const out: Node = {};
   for (const [key, value] of Object.entries(node)) out[key] = key === 'allow' || key === 'invalid' ? value : rewriteDescription(value);
   const metas = [...(out.metas ?? [])];
