@@ -57,7 +57,9 @@ export async function startTestDaemon(
   await daemon.start();
   const url = daemon.url();
 
-  const checker = await contractChecker(url);
+  // Fetched on the first call of a client: an HTTPS daemon's tests bring their own client and trust.
+  let loaded: Promise<ContractChecker> | undefined;
+  const checker = () => (loaded ??= contractChecker(url));
 
   const client = (): TestClient => {
     const jar = cookieFetch();
@@ -109,8 +111,9 @@ export async function startTestDaemon(
  * refuses may be sent, but the daemon must then refuse it as well (with a documented problem,
  * which the answer check sees); a daemon that accepts it means the document is wrong.
  */
-function checkedFetch(inner: typeof fetch, checker: ContractChecker, what: 'both' | 'answers'): typeof fetch {
+function checkedFetch(inner: typeof fetch, contract: () => Promise<ContractChecker>, what: 'both' | 'answers'): typeof fetch {
   return async (input, init = {}) => {
+    const checker = await contract();
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     let mismatch: string | null = null;
