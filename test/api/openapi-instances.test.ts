@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import Joi from 'joi';
 import { defineRoute } from '../../shared/src/api/route.ts';
 import { buildOpenApiDocument } from '../../daemon/src/http/openapi/document.ts';
-import { adminPassword, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
-import { ContractMismatch, contractChecker, type ContractChecker, type SentRequest } from '../helpers/openapi-check.ts';
+import { adminPassword, checkedFetch, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { ContractChecker, ContractMismatch, contractChecker, type SentRequest } from '../helpers/openapi-check.ts';
 
 /**
  * Issue 30: the OpenAPI document the daemon serves, checked on instances (what a third-party
@@ -46,6 +46,27 @@ describe('OpenAPI document: instances of requests and answers', () => {
     const teapot = await checker.checkResponse('GET', new URL(`${box.url}/api/auth/session`), undocumented).catch((e: unknown) => e);
     expect((teapot as Error).message).to.match(/^auth\.session: answered status 418, the document lists 200, 401, 403, 500/);
     expect(requestMismatch('POST', '/api/auth/login', { username: 'admin' })).to.match(/^auth\.login: request body .*required property 'password'.*schema /);
+  });
+
+  it('fails a typed call whose request the document refuses but the daemon accepts; a raw one is checked by its answer only', async () => {
+    const body = { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false };
+    const answer = { content: { 'application/json': { schema: { type: 'object' } } } };
+    const small = new ContractChecker({
+      paths: {
+        '/api/t': {
+          post: { operationId: 't.post', requestBody: { required: true, content: { 'application/json': { schema: body } } }, responses: { '200': answer } },
+        },
+      },
+      components: { schemas: {} },
+    });
+    const accepting: typeof fetch = async () => new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const init = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 1 }) };
+    const typed = await checkedFetch(accepting, async () => small, 'both')('http://127.0.0.1:1/api/t', init).catch((e: unknown) => e);
+    expect(typed).to.be.instanceOf(ContractMismatch);
+    expect((typed as Error).message).to.match(
+      /^t\.post: request body does not match the document: \/a must be string .*; yet the daemon accepted it with 200$/,
+    );
+    expect((await checkedFetch(accepting, async () => small, 'answers')('http://127.0.0.1:1/api/t', init)).status).to.equal(200);
   });
 
   it('lets a deliberately bad request through the typed client when the daemon refuses it with a documented problem', async () => {

@@ -111,7 +111,7 @@ export async function startTestDaemon(
  * refuses may be sent, but the daemon must then refuse it as well (with a documented problem,
  * which the answer check sees); a daemon that accepts it means the document is wrong.
  */
-function checkedFetch(inner: typeof fetch, contract: () => Promise<ContractChecker>, what: 'both' | 'answers'): typeof fetch {
+export function checkedFetch(inner: typeof fetch, contract: () => Promise<ContractChecker>, what: 'both' | 'answers'): typeof fetch {
   return async (input, init = {}) => {
     const checker = await contract();
     const url = new URL(input instanceof Request ? input.url : String(input));
