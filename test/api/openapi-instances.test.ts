@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import Joi from 'joi';
+import { api } from '../../shared/src/api/index.ts';
 import { defineRoute } from '../../shared/src/api/route.ts';
 import { buildOpenApiDocument } from '../../daemon/src/http/openapi/document.ts';
 import { adminPassword, checkedFetch, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
@@ -76,6 +77,16 @@ describe('OpenAPI document: instances of requests and answers', () => {
   });
 
   describe('what the instance checks found beyond the issue’s points', () => {
+    it('carries every schema of the route tables, and names what it could not carry', () => {
+      expect(buildOpenApiDocument(api, { title: 'Cellar', version: '0' }).undocumented).to.deep.equal([]);
+      const route = { id: 't.get', method: 'GET', path: '/t', access: 'public', summary: 't', status: 200, errors: [] } as const;
+      const query = Joi.object({ a: Joi.string(), b: Joi.number().when('a', { is: Joi.exist(), then: Joi.number().min(3) }), c: Joi.string().pattern(/^x$/m) });
+      expect(buildOpenApiDocument({ t: { get: defineRoute({ ...route, query }) } }, { title: 't', version: '1' }).undocumented).to.have.members([
+        '.when() on b: only a sibling key compared with literal values can be documented',
+        'pattern /^x$/m: only the i and u flags can be written into a JSON Schema pattern',
+      ]);
+    });
+
     it('documents a map (`Joi.object().pattern(Joi.string(), value)`) as additionalProperties, not as an empty object', () => {
       const route = { id: 't.get', method: 'GET', path: '/t', access: 'public', summary: 't', status: 200, errors: [] } as const;
       const response = Joi.object({ counts: Joi.object().pattern(Joi.string().max(5), Joi.number().integer().min(0)).required() }).id('Counted');

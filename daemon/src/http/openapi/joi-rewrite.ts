@@ -20,6 +20,9 @@ type When = { ref?: { path?: string[] }; is?: Node; then?: Node; otherwise?: Nod
 
 import parse from 'joi-to-json';
 
+/** Told what cannot be documented faithfully; the conversion then keeps joi-to-json's own result. */
+export type Report = (problem: string) => void;
+
 /** Carries the JSON Schema built here through joi-to-json, which copies `x-` metas verbatim. */
 const allOfMeta = 'x-cellar-allOf';
 const anyOfMeta = 'x-cellar-anyOf';
@@ -127,8 +130,8 @@ function ipAlternatives(options: Record<string, unknown>): Record<string, unknow
 }
 
 /** One description converted on its own (a map's keys or values), with what this module puts right. */
-function convertPart(node: Node): unknown {
-  const described = rewriteDescription(node);
+function convertPart(node: Node, report: Report): unknown {
+  const described = rewriteDescription(node, report);
   return finishSchema(parse({ describe: () => described } as never, 'open-api-3.1'));
 }
 
@@ -153,18 +156,23 @@ function splitAllowed(node: Node): Node {
 }
 
 /** The description as joi-to-json can convert it faithfully. */
-export function rewriteDescription(input: unknown): unknown {
-  if (Array.isArray(input)) return input.map(rewriteDescription);
+export function rewriteDescription(input: unknown, report: Report): unknown {
+  if (Array.isArray(input)) return input.map((x) => rewriteDescription(x, report));
   if (!isNode(input)) return input;
   const node = splitAllowed(input);
   const out: Node = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === 'allow' || key === 'invalid' ? value : rewriteDescription(value);
+  for (const [key, value] of Object.entries(node)) out[key] = key === 'allow' || key === 'invalid' ? value : rewriteDescription(value, report);
   const metas = [...(out.metas ?? [])];
   if (out.type === 'object' && out.keys) {
     const conditions: Record<string, unknown>[] = [];
     for (const [key, child] of Object.entries(out.keys)) {
       if (!child.whens) continue;
-      conditions.push(...child.whens.map((when) => condition(key, when)));
+      try {
+        conditions.push(...child.whens.map((when) => condition(key, when)));
+      } catch (err) {
+        report((err as Error).message);
+        continue;
+      }
       const { whens: _, ...rest } = child;
       out.keys[key] = rest;
     }
@@ -172,18 +180,24 @@ export function rewriteDescription(input: unknown): unknown {
   }
   // `Joi.object().pattern(Joi.string(), value)`, a map: joi-to-json knows only regex keys and drops it.
   const patterns = out.patterns as { schema?: Node; regex?: string; rule?: Node }[] | undefined;
-  if (out.type === 'object' && patterns?.some((p) => p.schema)) {
-    const [map, ...more] = patterns;
-    if (more.length > 0 || !map?.schema || !map.rule) throw new Error('a map with more than one key schema cannot be documented');
+  const [map, ...more] = patterns ?? [];
+  if (out.type === 'object' && map?.schema && map.rule && more.length > 0) report('a map with more than one key schema cannot be documented');
+  else if (out.type === 'object' && map?.schema && map.rule) {
     delete out.patterns;
-    metas.push({ [valuesMeta]: convertPart(map.rule) });
-    const names = convertPart(map.schema) as Record<string, unknown>;
+    metas.push({ [valuesMeta]: convertPart(map.rule, report) });
+    const names = convertPart(map.schema, report) as Record<string, unknown>;
     if (Object.keys(names).some((k) => k !== 'type')) metas.push({ [namesMeta]: names });
   }
   if (out.type === 'string' && out.rules) {
     out.rules = out.rules.flatMap((rule) => {
-      if (rule.name === 'pattern' && typeof rule.args?.regex === 'string')
-        return [{ ...rule, args: { ...rule.args, regex: flaglessPattern(rule.args.regex) } }];
+      if (rule.name === 'pattern' && typeof rule.args?.regex === 'string') {
+        try {
+          return [{ ...rule, args: { ...rule.args, regex: flaglessPattern(rule.args.regex) } }];
+        } catch (err) {
+          report((err as Error).message);
+          return [rule];
+        }
+      }
       if (rule.name !== 'ip') return [rule];
       const alternatives = ipAlternatives((rule.args?.options ?? {}) as Record<string, unknown>);
       if (alternatives.length === 1) metas.push(alternatives[0]!.format ? { format: alternatives[0]!.format } : { [allOfMeta]: alternatives });

@@ -45,9 +45,11 @@ export class SchemaRegistry {
   readonly components: Record<string, JsonSchema> = {};
   /** Names declared twice with different shapes: a mistake in the route tables that the tests catch. */
   readonly conflicts = new Set<string>();
+  /** What the route tables say that the document cannot carry (joi-rewrite.ts): fix the schema or teach the rewrite. */
+  readonly undocumented = new Set<string>();
 
   convert(schema: Joi.Schema): JsonSchema {
-    const description = splitNullableNamed(rewriteDescription(schema.describe()));
+    const description = splitNullableNamed(rewriteDescription(schema.describe(), (problem) => this.undocumented.add(problem)));
     const found: Record<string, JsonSchema> = {};
     const converted = finishSchema(parse({ describe: () => description } as unknown as Joi.Schema, 'open-api-3.1', found)) as JsonSchema;
     // At the top level joi-to-json attaches the shared definitions to the schema itself.
