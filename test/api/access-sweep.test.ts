@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { prepareSweep, setups, type PreparedSweep } from './sweep/sweep-setups.ts';
-import { absent, anonymous, observable, ownSessionOperations, send, type Caller } from './sweep/sweep-run.ts';
+import { absent, anonymous, contractFinding, observable, ownSessionOperations, send, type Caller } from './sweep/sweep-run.ts';
 
 /**
  * Issue 19's access sweep: generated from each operation's x-access in the OpenAPI document the
@@ -40,6 +40,8 @@ for (const setup of setups()) {
         const contentType = op.rawBody ? 'application/octet-stream' : undefined;
         const expectCode = async (caller: Caller, csrf: boolean, status: number, code: string) => {
           const res = await send(s.base, caller, op.method, url, { body, contentType, csrf });
+          const mismatch = await contractFinding(s.base, op.method, url, res);
+          if (mismatch) findings.push(`${op.id} as ${caller.name}${csrf ? '' : ' without CSRF'}: ${mismatch}`);
           const got = (await res.json().catch(() => ({}))) as { code?: string };
           if (res.status !== status || got.code !== code)
             findings.push(`${op.id} as ${caller.name}${csrf ? '' : ' without CSRF'}: ${res.status} ${got.code}, not ${status} ${code}`);

@@ -138,16 +138,21 @@ describe('OpenAPI document and API docs', () => {
       'auth.permission.denied',
       'auth.csrf.invalid',
       'jobs.job.not_found',
+      'installer.mode.only',
       'server.internal.error',
     ]);
     const publicGet = defineRoute({ id: 'x.get', method: 'GET', path: '/api/x', access: 'public', summary: 'x', status: 200, errors: [] });
-    expect(routeErrorCodes(publicGet)).to.deep.equal(['server.internal.error']);
+    expect(routeErrorCodes(publicGet)).to.deep.equal(['installer.mode.only', 'server.internal.error']);
+    // What the installation medium answers besides the installer: no installer.mode.only there.
+    expect(routeErrorCodes({ ...publicGet, path: '/api/health' })).to.deep.equal(['server.internal.error']);
+    expect(routeErrorCodes({ ...publicGet, id: 'installer.status', path: '/api/installer' })).to.deep.equal(['server.internal.error']);
     const upload = defineRoute({ ...publicGet, method: 'POST', access: 'right:files', body: { raw: true, contentType: 'application/octet-stream' } });
     expect(routeErrorCodes(upload)).to.have.members([
       'request.body.too_large',
       'auth.session.required',
       'auth.permission.denied',
       'auth.csrf.invalid',
+      'installer.mode.only',
       'server.internal.error',
     ]);
   });

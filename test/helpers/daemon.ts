@@ -7,6 +7,7 @@ import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';
 import { fetchFrom } from './local-address.ts';
+import { ContractMismatch, contractChecker, rawBody, type ContractChecker } from './openapi-check.ts';
 
 export const adminPassword = 'correct horse battery staple';
 
@@ -57,11 +58,17 @@ export async function startTestDaemon(
   await daemon.start();
   const url = daemon.url();
 
+  // Fetched on the first call of a client: an HTTPS daemon's tests bring their own client and trust.
+  let loaded: Promise<ContractChecker> | undefined;
+  const checker = () => (loaded ??= contractChecker(url));
+
   const client = (): TestClient => {
     const jar = cookieFetch();
+    const raw = checkedFetch(jar.fetch, checker, 'answers');
     const self: TestClient = {
-      api: createApiClient({ baseUrl: url, fetch: jar.fetch, csrfToken: () => self.csrfToken }),
-      fetch: jar.fetch,
+      // The typed client sends only what the document allows; raw requests may be deliberately bad.
+      api: createApiClient({ baseUrl: url, fetch: checkedFetch(jar.fetch, checker, 'both'), csrfToken: () => self.csrfToken }),
+      fetch: raw,
       csrfToken: null,
       user: null,
       cookieHeader: jar.cookieHeader,
@@ -73,7 +80,8 @@ export async function startTestDaemon(
           headers['Content-Type'] ??= 'application/json';
         }
         if (init.csrf !== false && self.csrfToken && method !== 'GET') headers['X-CSRF-Token'] ??= self.csrfToken;
-        return (init.from ? jar.via(fetchFrom(init.from)) : jar.fetch)(url + urlPath, { method, headers, body });
+        const send = init.from ? checkedFetch(jar.via(fetchFrom(init.from)), checker, 'answers') : raw;
+        return send(url + urlPath, { method, headers, body });
       },
     };
     return self;
@@ -96,6 +104,29 @@ export async function startTestDaemon(
       await daemon.close();
       if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A fetch that checks each call against the daemon's OpenAPI document. Every answer must match it.
+ * With 'both', a request must too, unless the test meant it to be bad: a request the document
+ * refuses may be sent, but the daemon must then refuse it as well (with a documented problem,
+ * which the answer check sees); a daemon that accepts it means the document is wrong.
+ */
+export function checkedFetch(inner: typeof fetch, contract: () => Promise<ContractChecker>, what: 'both' | 'answers'): typeof fetch {
+  return async (input, init = {}) => {
+    const checker = await contract();
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    let mismatch: string | null = null;
+    if (what === 'both' && url.pathname.startsWith('/api/')) {
+      const body = typeof init.body === 'string' || init.body === undefined || init.body === null ? (init.body ?? undefined) : rawBody;
+      mismatch = checker.requestMismatch({ method, url, headers: new Headers(init.headers), body });
+    }
+    const response = await inner(input, init);
+    await checker.checkResponse(method, url, response);
+    if (mismatch && response.ok) throw new ContractMismatch(`${mismatch}; yet the daemon accepted it with ${response.status}`);
+    return response;
   };
 }
 

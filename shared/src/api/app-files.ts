@@ -53,7 +53,8 @@ export const appFilesRoutes = {
     query: Joi.object<{ path: string }, true>({ path: relPath().required() }),
     headers: ['Range', 'If-Range', 'If-None-Match', 'If-Modified-Since'],
     status: 200,
-    response: { raw: true, contentType: 'application/octet-stream' },
+    // The file's own media type, from its extension.
+    response: { raw: true, contentType: '*/*' },
     errors: [...storageErrors, 'fs.entry.not_found', 'fs.entry.not_file', 'fs.range.not_satisfiable'],
   }),
   writeFile: defineRoute({

@@ -314,7 +314,8 @@ export const appsRoutes = {
     method: 'PUT',
     path: '/api/apps/{appId}/log-level',
     access: 'admin',
-    summary: 'debug on or off; info, warn and error always reach the log store. The apps topic carries it to the app’s windows',
+    summary:
+      'debug on or off; info, warn and error always reach the log store. The topic apps/<appId> (the spec’s apps topic, one per app) carries it to the app’s windows',
     params: appIdParams,
     body: Joi.object<{ level: AppLogLevel }, true>({ level: Joi.string().valid('info', 'debug').required() }).id('AppLogLevelRequest'),
     status: 200,

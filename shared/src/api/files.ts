@@ -131,7 +131,8 @@ export const filesRoutes = {
     query: Joi.object<ContentQuery, true>({ path: relPath().required(), inline: Joi.boolean() }),
     headers: ['Range', 'If-Range', 'If-None-Match', 'If-Modified-Since'],
     status: 200,
-    response: { raw: true, contentType: 'application/octet-stream' },
+    // The file's own media type, from its extension.
+    response: { raw: true, contentType: '*/*' },
     errors: [...pathErrors, 'fs.entry.not_found', 'fs.entry.not_file', 'fs.range.not_satisfiable'],
   }),
   upload: defineRoute({

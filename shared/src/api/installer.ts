@@ -83,7 +83,7 @@ export const installerRoutes = {
     path: '/api/installer/network/test',
     access: 'public',
     summary: 'Applies a network configuration to the medium for now and tests the gateway, name resolution and the package registry',
-    description: `${claimed} Follow it with GET; the configuration stays applied until the next test or the installation (which writes it to the target).`,
+    description: `${claimed} Follow it with GET; the configuration stays applied until the next test or the installation (which writes it to the target). Takes InstallerNetworkConfig, not the spec's NetworkConfig: the medium configures one card for the installed system's first start (see docs/installer.md).`,
     headers: [claimHeader],
     body: installerNetworkConfig,
     status: 202,

@@ -268,7 +268,7 @@ export const logsRoutes = {
     description: 'At most the newest 1,000,000 entries that match. Content-Disposition names the file cellar-logs-<utc>.jsonl (or .log for text).',
     query: logExportQuery,
     status: 200,
-    response: { raw: true, contentType: 'application/x-ndjson' },
+    response: { raw: true, contentType: ['application/x-ndjson', 'text/plain'] },
     errors: [],
   }),
   histogram: defineRoute({

@@ -13,7 +13,8 @@ export type Access = 'public' | 'user' | 'admin' | 'app' | `right:${string}`;
 /** A raw (non-JSON) request or response body, such as an upload or a download. */
 export interface RawBody {
   raw: true;
-  contentType: string;
+  /** Its media type, or each one it can be (an image served as stored: PNG, JPEG or WebP). */
+  contentType: string | readonly string[];
 }
 
 /**

@@ -326,7 +326,7 @@ export const storeRoutes = {
     summary: 'A screenshot (PNG, JPEG or WebP) of a catalog app, checked against the index; same security headers as the icon',
     params: screenshotParams,
     status: 200,
-    response: { raw: true, contentType: 'image/png' },
+    response: { raw: true, contentType: ['image/png', 'image/jpeg', 'image/webp'] },
     errors: imageErrors,
   }),
   updateCatalog: defineRoute({

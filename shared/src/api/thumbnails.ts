@@ -68,6 +68,7 @@ export const thumbnailsRoutes = {
     access: 'user',
     summary: 'The cached WebP thumbnail of a file as it is now; cached for a year when `v` is the current version',
     params: shareIdParams,
+    headers: ['If-None-Match'],
     query: Joi.object<ThumbnailQuery, true>({
       path: relPath().required(),
       size: size(),

@@ -1,4 +1,5 @@
 import { bodyCases, pathCases, queryCases, type HostileRequest } from './hostile-values.ts';
+import { ContractMismatch, contractChecker, type ContractChecker } from '../../helpers/openapi-check.ts';
 import { fillPath, operationsOf, resolver, type Operation } from './openapi-walk.ts';
 
 /** A signed-in (or anonymous) caller: its cookie and CSRF token. */
@@ -76,6 +77,24 @@ export function hostileRequests(op: Operation, resolve: ReturnType<typeof resolv
   return [...pathCases(op, absent), ...queryCases(op, path), ...bodyCases(op, path, resolve)];
 }
 
+const checkers = new Map<string, Promise<ContractChecker>>();
+
+/** How an answer breaks the daemon's OpenAPI document, or null; an answer from outside the route (see judge) has nothing to match. */
+export async function contractFinding(base: string, method: string, url: string, res: Response): Promise<string | null> {
+  const type = res.headers.get('content-type') ?? '';
+  const code = type.startsWith('application/problem+json') ? ((await res.clone().json()) as { code?: string }).code : undefined;
+  if (code && outsideRoute.has(code)) return null;
+  let checker = checkers.get(base);
+  if (!checker) checkers.set(base, (checker = contractChecker(base)));
+  try {
+    await (await checker).checkResponse(method, new URL(base + url), res);
+    return null;
+  } catch (err) {
+    if (err instanceof ContractMismatch) return err.message;
+    throw err;
+  }
+}
+
 /** Sends them as `caller`; answers the findings, `<operation> <what> as <caller>: <problem>`. */
 export async function sweepOperation(base: string, caller: Caller, op: Operation, requests: HostileRequest[]): Promise<string[]> {
   const findings: string[] = [];
@@ -83,7 +102,7 @@ export async function sweepOperation(base: string, caller: Caller, op: Operation
     const url = r.query ? `${r.path}?${r.query}` : r.path;
     try {
       const res = await send(base, caller, op.method, url, { body: r.body, contentType: r.contentType });
-      const wrong = await judge(op, res);
+      const wrong = (await contractFinding(base, op.method, url, res)) ?? (await judge(op, res));
       if (wrong) findings.push(`${op.id} ${r.what} as ${caller.name}: ${wrong}`);
     } catch (err) {
       findings.push(`${op.id} ${r.what} as ${caller.name}: the connection dropped (${err instanceof Error ? err.message : String(err)})`);

@@ -22,6 +22,7 @@ import { InstallerClaim } from './claim.ts';
 import { readInstallId } from './install-id.ts';
 import { installedHandlers, installerHandlers } from './installer.routes.ts';
 import { InstallerService } from './installer.service.ts';
+import { openOnMedium } from './medium-gate.ts';
 
 /** Seams of installer mode for tests; each defaults to what the medium needs. */
 export interface InstallerAreaOptions {
@@ -50,8 +51,6 @@ export interface InstallerAreaDeps {
 }
 
 /** Paths below /api the medium still answers besides the installer: health, the sign-in page's setup info, the API's documentation. */
-const openOnMedium = (method: string, p: string) =>
-  p === '/health' || (p === '/setup' && method === 'GET') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/');
 
 /**
  * The installer area: on the installation medium (`BOX_MODE=installer`) the installer and a gate

@@ -19,8 +19,9 @@ export function docsHandlers(deps: DocsDeps): AreaHandlers<typeof docsRoutes> {
     if (documentJson !== null) return documentJson;
     // The generator and joi-to-json load on the first request: a box rarely serves its API document.
     const { buildOpenApiDocument } = await import('./document.ts');
-    const { document, conflicts } = buildOpenApiDocument(deps.tables, { title: deps.title, version: deps.version });
+    const { document, conflicts, undocumented } = buildOpenApiDocument(deps.tables, { title: deps.title, version: deps.version });
     if (conflicts.length > 0) deps.logger.warn('schema names used for different shapes', { component: 'openapi', names: conflicts });
+    if (undocumented.length > 0) deps.logger.warn('schemas the document cannot carry', { component: 'openapi', problems: undocumented });
     documentJson = JSON.stringify(document);
     return documentJson;
   };

@@ -61,7 +61,10 @@ function usedComponents(paths: OpenApiDocument['paths'], components: Record<stri
  * The OpenAPI 3.1 document of every route table, by area. It iterates the tables, so an area
  * added to `api` is documented without further work.
  */
-export function buildOpenApiDocument(tables: Record<string, RouteTable>, options: DocumentOptions): { document: OpenApiDocument; conflicts: string[] } {
+export function buildOpenApiDocument(
+  tables: Record<string, RouteTable>,
+  options: DocumentOptions,
+): { document: OpenApiDocument; conflicts: string[]; undocumented: string[] } {
   const registry = new SchemaRegistry();
   registry.convert(problemSchema);
   const paths: OpenApiDocument['paths'] = {};
@@ -100,5 +103,5 @@ export function buildOpenApiDocument(tables: Record<string, RouteTable>, options
     },
   };
   // Names used for two different shapes: the route tables' mistake, reported by the caller and the tests.
-  return { document, conflicts: [...registry.conflicts] };
+  return { document, conflicts: [...registry.conflicts], undocumented: [...registry.undocumented] };
 }

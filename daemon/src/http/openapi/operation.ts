@@ -35,13 +35,27 @@ function security(route: RouteDef): Record<string, string[]>[] {
   return [session];
 }
 
+/**
+ * A parameter that another one makes required (`x.when('home', { is: 'move', then: Joi.required() })`):
+ * OpenAPI has no conditions between parameters, so its description says it.
+ */
+function conditionalRequirement(converted: JsonSchema, name: string): string | undefined {
+  type Condition = { if?: { properties?: Record<string, { enum?: unknown[] }> }; then?: { required?: string[] } };
+  for (const c of (converted.allOf ?? []) as Condition[]) {
+    const [other, test] = Object.entries(c.if?.properties ?? {})[0] ?? [];
+    if (other && test?.enum && c.then?.required?.includes(name)) return `Required when ${other} is ${test.enum.join(' or ')}.`;
+  }
+  return undefined;
+}
+
 function objectParameters(registry: SchemaRegistry, schema: Joi.ObjectSchema, where: 'path' | 'query'): Parameter[] {
   const converted = registry.resolve(registry.convert(schema));
   const properties = (converted.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((converted.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => {
     const parameter: Parameter = { name, in: where, required: where === 'path' || required.has(name), schema: property };
-    if (typeof property.description === 'string') parameter.description = property.description;
+    const description = [property.description, conditionalRequirement(converted, name)].filter((d) => typeof d === 'string');
+    if (description.length > 0) parameter.description = description.join(' ');
     // The daemon parses nested query objects (`filter[kind]=x`), which OpenAPI calls deepObject.
     if (where === 'query' && property.type === 'object') Object.assign(parameter, { style: 'deepObject', explode: true });
     return parameter;
@@ -61,7 +75,7 @@ function parameters(registry: SchemaRegistry, route: RouteDef): Parameter[] {
 
 function rawContent(raw: RawBody): Record<string, unknown> {
   // A raw JSON answer is still an object; any other raw body is bytes of its media type.
-  return { [raw.contentType]: raw.contentType === 'application/json' ? { schema: { type: 'object' } } : {} };
+  return Object.fromEntries([raw.contentType].flat().map((type) => [type, type === 'application/json' ? { schema: { type: 'object' } } : {}]));
 }
 
 function requestBody(registry: SchemaRegistry, body: RouteDef['body']): Record<string, unknown> | undefined {
@@ -78,6 +92,16 @@ function successResponse(registry: SchemaRegistry, route: RouteDef): Record<stri
   if (route.status === 204 || !route.response) return { description: route.status === 204 ? 'No content' : 'Success' };
   if (isRaw(route.response)) return { description: 'Success', content: rawContent(route.response) };
   return { description: 'Success', content: { 'application/json': { schema: registry.convert(route.response) } } };
+}
+
+/** The answers of a route that takes conditional or range headers: 304, and 206 with one part of the content. */
+function conditionalResponses(registry: SchemaRegistry, route: RouteDef): Record<string, unknown> {
+  const headers = route.headers ?? [];
+  const out: Record<string, unknown> = {};
+  if (headers.includes('Range')) out['206'] = { ...successResponse(registry, route), description: 'One range of the content (Range), with Content-Range' };
+  if (headers.includes('If-None-Match') || headers.includes('If-Modified-Since'))
+    out['304'] = { description: 'Not modified: If-None-Match (or If-Modified-Since) matches the current version' };
+  return out;
 }
 
 function describeOperation(route: RouteDef): string {
@@ -102,6 +126,6 @@ export function buildOperation(registry: SchemaRegistry, area: string, route: Ro
   if (params.length > 0) operation.parameters = params;
   const body = requestBody(registry, route.body);
   if (body) operation.requestBody = body;
-  operation.responses = { [String(route.status)]: successResponse(registry, route), ...errorResponses(route) };
+  operation.responses = { [String(route.status)]: successResponse(registry, route), ...conditionalResponses(registry, route), ...errorResponses(route) };
   return operation;
 }

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../../../../shared/src/api/route.ts';
 import { errorCatalog, problemType, type ErrorCode } from '../../../../shared/src/errors/index.ts';
+import { openOnMedium } from '../../areas/installer/medium-gate.ts';
 import { isRaw } from '../register-routes.ts';
 
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -34,6 +35,9 @@ export function routeErrorCodes(route: RouteDef): ErrorCode[] {
   if (needsCsrf(route)) codes.add('auth.csrf.invalid');
   if (isStateChanging(route) && route.csrfExempt) codes.add('auth.origin.invalid');
   for (const code of route.errors) codes.add(code);
+  // The installation medium answers only the installer and a few open operations.
+  if (!route.id.startsWith('installer.') && !(route.path.startsWith('/api/') && openOnMedium(route.method, route.path.slice('/api'.length))))
+    codes.add('installer.mode.only');
   codes.add('server.internal.error');
   return [...codes];
 }

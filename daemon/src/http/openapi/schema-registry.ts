@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type Joi from 'joi';
 import parse from 'joi-to-json';
+import { finishSchema, rewriteDescription } from './joi-rewrite.ts';
 
 /** A JSON Schema (OpenAPI 3.1 dialect) as joi-to-json produces it. */
 export type JsonSchema = Record<string, unknown>;
@@ -44,14 +45,17 @@ export class SchemaRegistry {
   readonly components: Record<string, JsonSchema> = {};
   /** Names declared twice with different shapes: a mistake in the route tables that the tests catch. */
   readonly conflicts = new Set<string>();
+  /** What the route tables say that the document cannot carry (joi-rewrite.ts): fix the schema or teach the rewrite. */
+  readonly undocumented = new Set<string>();
 
   convert(schema: Joi.Schema): JsonSchema {
-    const description = splitNullableNamed(schema.describe());
+    const description = splitNullableNamed(rewriteDescription(schema.describe(), (problem) => this.undocumented.add(problem)));
     const found: Record<string, JsonSchema> = {};
-    const converted = parse({ describe: () => description } as unknown as Joi.Schema, 'open-api-3.1', found) as JsonSchema;
+    const converted = finishSchema(parse({ describe: () => description } as unknown as Joi.Schema, 'open-api-3.1', found)) as JsonSchema;
     // At the top level joi-to-json attaches the shared definitions to the schema itself.
     delete converted.schemas;
-    for (const [name, component] of Object.entries(found)) {
+    for (const [name, raw] of Object.entries(found)) {
+      const component = finishSchema(raw) as JsonSchema;
       const known = this.components[name];
       if (known && !isDeepStrictEqual(known, component)) this.conflicts.add(name);
       else this.components[name] = component;
