@@ -62,24 +62,22 @@ describe('installer: install onto loop devices (root)', function () {
     disks?.cleanup();
   });
 
-  it('refuses to install on a medium without udev (grub-install needs it), naming the package', async () => {
-    const empty = path.join(disks.work, 'empty-bin');
-    mkdirSync(empty);
+  /** The install's refusal while PATH is only `bin`: the missing program it names. */
+  const refusedWithPath = async (bin: string) => {
     const saved = process.env.PATH;
-    process.env.PATH = empty;
+    process.env.PATH = bin;
     try {
-      const refused = await expectProblem(
-        box!.client().api.installer.install({
-          body: installOnto(path.basename(target)),
-          headers,
-        }),
-        'host.tool.missing',
-        503,
-      );
-      expect(refused.problem.params).to.deep.include({ tool: 'udevadm', package: 'udev' });
+      const refused = await expectProblem(box!.client().api.installer.install({ body: installOnto(path.basename(target)), headers }), 'host.tool.missing', 503);
+      return refused.problem.params;
     } finally {
       process.env.PATH = saved;
     }
+  };
+
+  it('refuses to install on a medium without udev (grub-install needs it), naming the package', async () => {
+    const empty = path.join(disks.work, 'empty-bin');
+    mkdirSync(empty);
+    expect(await refusedWithPath(empty)).to.deep.include({ tool: 'udevadm', package: 'udev' });
   });
 
   it('refuses a medium without grub-install before touching the disk, naming grub2-common', async () => {
@@ -90,21 +88,7 @@ describe('installer: install onto loop devices (root)', function () {
       for (const name of readdirSync(dir))
         if (name !== 'grub-install' && !existsSync(path.join(bin, name))) symlinkSync(path.join(dir, name), path.join(bin, name));
     const before = sh(['wipefs', '--no-act', target]);
-    const saved = process.env.PATH;
-    process.env.PATH = bin;
-    try {
-      const refused = await expectProblem(
-        box!.client().api.installer.install({
-          body: installOnto(path.basename(target)),
-          headers,
-        }),
-        'host.tool.missing',
-        503,
-      );
-      expect(refused.problem.params).to.deep.include({ tool: 'grub-install', package: 'grub2-common' });
-    } finally {
-      process.env.PATH = saved;
-    }
+    expect(await refusedWithPath(bin)).to.deep.include({ tool: 'grub-install', package: 'grub2-common' });
     expect(sh(['wipefs', '--no-act', target])).to.equal(before);
     expect((await box!.client().api.installer.status({ headers })).state).to.not.equal('installing');
   });

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { appIdPattern, appManifestSchema, appPermissions, type AppManifest, type AppPermission, type StorageRequest } from './app-manifest.ts';
 import { appPackageRoutes } from './app-packages.ts';
 import { appStorageRoutes } from './app-storage.ts';
-import { hostToolErrors, id, isoTime } from './common.ts';
+import { hostToolErrors, id, isoTime, quotaBytes } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
@@ -163,16 +163,8 @@ export const adminAppListSchema = Joi.object<AdminAppList, true>({
   quotaEnforced: Joi.boolean().required(),
 }).id('AdminAppList');
 
-const mib = 1024 * 1024;
 const appQuotaRequestSchema = Joi.object<AppQuotaRequest, true>({
-  // 0 (none) or at least 1 MiB, as a home's quota.
-  quotaBytes: Joi.number()
-    .integer()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .custom((value: number, helpers) => (value !== 0 && value < mib ? helpers.error('number.min', { limit: mib }) : value))
-    .allow(null)
-    .required(),
+  quotaBytes: quotaBytes(),
 }).id('AppQuotaRequest');
 
 const appGrantsSchema = Joi.object<AppGrants, true>({

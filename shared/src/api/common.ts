@@ -48,3 +48,13 @@ export const hostToolErrors = ['host.tool.missing'] as const;
 
 /** What any operation on a path inside a share can answer before it looks at the entry. */
 export const pathErrors = ['fs.share.not_found', 'fs.path.invalid', 'fs.path.reserved', 'fs.path.outside_share', 'fs.entry.forbidden'] as const;
+
+/** A quota in bytes as homes and apps take it: 0 for none, else at least 1 MiB; null for the default. */
+export const quotaBytes = () =>
+  Joi.number()
+    .integer()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .custom((value: number, helpers) => (value !== 0 && value < 1024 * 1024 ? helpers.error('number.min', { limit: 1024 * 1024 }) : value))
+    .allow(null)
+    .required();

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { hostToolErrors, id } from './common.ts';
+import { hostToolErrors, id, quotaBytes } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
 
@@ -86,14 +86,7 @@ const homeSettingsRequest = Joi.object<HomeSettingsRequest, true>({
   homePool: poolName(),
 }).id('HomeSettingsRequest');
 const homeQuotaRequest = Joi.object<HomeQuotaRequest, true>({
-  // 0 (none) or at least 1 MiB.
-  quotaBytes: Joi.number()
-    .integer()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
-    .custom((value: number, helpers) => (value !== 0 && value < mib ? helpers.error('number.min', { limit: mib }) : value))
-    .allow(null)
-    .required(),
+  quotaBytes: quotaBytes(),
 }).id('HomeQuotaRequest');
 const homeReleaseRequest = Joi.object<HomeReleaseRequest, true>({ shareId: id().required() }).id('HomeReleaseRequest');
 const homeMoveRequest = Joi.object<HomeMoveRequest, true>({ pool: poolName().required() }).id('HomeMoveRequest');
