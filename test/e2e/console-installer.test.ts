@@ -116,8 +116,8 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
     const shown = page.getByRole('status').filter({ hasText: en['wizard.claim.code'].replace('{code}', '') });
     await shown.waitFor();
     const consoleCode = (await shown.textContent())!.replace(/\D/g, '');
-    for (const deadline = Date.now() + 5000; !/code is \d{3} \d{3}/.test(screen) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
-    const screenCode = /code is (\d{3}) (\d{3})/.exec(screen);
+    for (const deadline = Date.now() + 5000; !/code \d{3} \d{3}/.test(screen) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    const screenCode = /code (\d{3}) (\d{3})/.exec(screen);
     expect(screenCode, screen).to.not.equal(null);
     expect(consoleCode).to.have.length(6);
     expect(consoleCode).to.equal(screenCode![1]! + screenCode![2]!);

@@ -47,9 +47,22 @@ export interface InstallerFailure {
   step: string | null;
 }
 
+/**
+ * The fingerprint of the medium's HTTPS key: SHA-256 over its public key (SubjectPublicKeyInfo,
+ * DER). The box's screen shows `short` beside the claim's code; the console pins `sha256`.
+ */
+export interface InstallerKeyFingerprint {
+  /** 64 lowercase hex digits. */
+  sha256: string;
+  /** The first 80 bits in five groups of four uppercase hex digits, as the screen shows them: `3F2A 9C01 77B4 E0D2 5A6F`. */
+  short: string;
+}
+
 export interface InstallerStatus {
   state: InstallerState;
   version: string;
+  /** The key the medium serves HTTPS with, made at its start. */
+  fingerprint: InstallerKeyFingerprint;
   /** When the claim lapses unless the claimer calls again; null while nobody holds it. */
   claimExpiresAt: string | null;
   /** Only in the answer to the claim: the secret for the `X-Installer-Claim` header of every later call. */
@@ -137,9 +150,19 @@ const installPlan = Joi.object<InstallPlan, true>({
   files: Joi.array().items(Joi.string()).required(),
 }).id('InstallPlan');
 
+const installerKeyFingerprint = Joi.object<InstallerKeyFingerprint, true>({
+  sha256: Joi.string()
+    .pattern(/^[0-9a-f]{64}$/)
+    .required(),
+  short: Joi.string()
+    .pattern(/^[0-9A-F]{4}( [0-9A-F]{4}){4}$/)
+    .required(),
+}).id('InstallerKeyFingerprint');
+
 export const installerStatus = Joi.object<InstallerStatus, true>({
   state: Joi.string().valid('waiting', 'claimed', 'installing', 'done', 'failed').required(),
   version: Joi.string().required(),
+  fingerprint: installerKeyFingerprint.required(),
   claimExpiresAt: isoTime().allow(null).required(),
   claimSecret: Joi.string(),
   claimCode: Joi.string(),

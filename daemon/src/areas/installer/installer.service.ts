@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   InstallerFailure,
+  InstallerKeyFingerprint,
   InstallerNetworkConfig,
   InstallerOptions,
   InstallerProgress,
@@ -48,6 +49,8 @@ export interface InstallerServiceDeps {
   /** Makes the first administrator's system account inside the mounted target (host/installer/target-accounts.ts). */
   writeOwner(root: string, owner: TargetOwner): Promise<void>;
   reboot(): Promise<void>;
+  /** The key the medium serves HTTPS with. */
+  fingerprint: InstallerKeyFingerprint;
 }
 
 /**
@@ -68,7 +71,7 @@ export class InstallerService {
   status(): InstallerStatus {
     const expiresAt = this.deps.claim.expiresAt();
     const claimExpiresAt = expiresAt === null ? null : new Date(expiresAt).toISOString();
-    const base = { version: this.deps.version, claimExpiresAt };
+    const base = { version: this.deps.version, fingerprint: this.deps.fingerprint, claimExpiresAt };
     if (this.install) return { ...base, state: this.install.state, plan: this.install.plan, progress: this.install.progress, failure: this.install.failure };
     return { ...base, state: expiresAt === null ? 'waiting' : 'claimed', plan: null, progress: null, failure: null };
   }
