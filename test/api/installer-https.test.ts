@@ -37,6 +37,8 @@ describe('installer mode over HTTPS, and what its screen shows', () => {
   const lifetimeMs = 60_000;
   const maxMs = 3 * lifetimeMs;
   let screenFile: string;
+  /** When the daemon ran its restart, as the test's reboot seam records it. */
+  const reboots: number[] = [];
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'cellar-installer-https-'));
@@ -47,7 +49,14 @@ describe('installer mode over HTTPS, and what its screen shows', () => {
       { mode: 'installer', installerImage: image },
       {
         clock: { now: () => now },
-        installer: { apply: false, reboot: false, mdns: false, claimLifetimeMs: lifetimeMs, claimMaxMs: maxMs, screenFile },
+        installer: {
+          apply: false,
+          reboot: async () => void reboots.push(Date.now()),
+          mdns: false,
+          claimLifetimeMs: lifetimeMs,
+          claimMaxMs: maxMs,
+          screenFile,
+        },
       },
     );
   });
@@ -113,6 +122,20 @@ describe('installer mode over HTTPS, and what its screen shows', () => {
     expect(screen).to.not.include(code);
     expect(screen).to.include('The claim reached its 3-minute limit: claim this box again in the console.');
     await expectProblem(c.api.installer.networkTest({ headers }), 'installer.claim.required', 401);
+    now += 2 * lifetimeMs;
+  });
+
+  it('answers POST /api/installer/reboot with 202 before the restart runs, and restarts once', async () => {
+    const c = box.client();
+    const headers = { [claimHeader]: (await c.api.installer.claim()).claimSecret! };
+    const answer = await c.request('POST', '/api/installer/reboot', { headers });
+    expect(answer.status).to.equal(202);
+    // The answer arrived while the restart had not begun.
+    expect(reboots).to.deep.equal([]);
+    await c.api.installer.reboot({ headers });
+    for (const deadline = Date.now() + 5000; reboots.length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(reboots).to.have.length(1);
     now += 2 * lifetimeMs;
   });
 });

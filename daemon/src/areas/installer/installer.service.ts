@@ -30,6 +30,9 @@ import type { InstallerClaim } from './claim.ts';
 import { writeInstallId } from './install-id.ts';
 import { regionCodes } from './regions.ts';
 
+/** How long after the answer to POST /api/installer/reboot the restart begins. */
+const rebootDelayMs = 500;
+
 export interface InstallerServiceDeps {
   version: string;
   clock: Clock;
@@ -63,6 +66,8 @@ export class InstallerService {
   private install: { state: 'installing' | 'done' | 'failed'; plan: InstallPlan; progress: InstallerProgress | null; failure: InstallerFailure | null } | null =
     null;
   private running: Promise<void> | null = null;
+  /** The restart asked for, once: a second request while it waits starts no second one. */
+  private rebooting: Promise<void> | null = null;
   /** An install request between its first check and its start: its checks wait on the host, and a second request must not pass them too. */
   private starting = false;
 
@@ -180,13 +185,26 @@ export class InstallerService {
   /** Waits for a running installation (tests, shutdown). */
   async settled(): Promise<void> {
     await this.running;
+    await this.rebooting;
     await this.deps.network.settled();
   }
 
-  async reboot(): Promise<void> {
+  /**
+   * Restarts into the installed system once `answered` settles (the answer to the console is out):
+   * a restart begun before would cut the connection, and the console would see it reset instead
+   * of its 202. Refused while an installation runs.
+   */
+  reboot(answered: Promise<void>): void {
     if (this.install?.state === 'installing') throw new ProblemError('installer.install.running', { state: 'installing' });
     this.deps.logger.info('rebooting into the installed system', { component: 'installer' });
-    await this.deps.reboot();
+    this.rebooting ??= answered
+      // A moment for the answer's last packets to leave before the network goes down.
+      .then(() => new Promise((resolve) => setTimeout(resolve, rebootDelayMs)))
+      .then(() => this.deps.reboot())
+      .catch((err: unknown) => {
+        this.rebooting = null;
+        this.deps.logger.error('reboot failed', { component: 'installer', error: String(err) });
+      });
   }
 
   private async verdicts() {
