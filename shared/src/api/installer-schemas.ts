@@ -58,6 +58,14 @@ export interface InstallerKeyFingerprint {
   short: string;
 }
 
+/** The installed box's root certificate, made during the installation: the console pins it for the box. */
+export interface InstalledRoot {
+  /** PEM. */
+  certificate: string;
+  /** SHA-256 over the certificate, colon-separated upper-case hex, as the box's TLS settings and devices show it. */
+  sha256Fingerprint: string;
+}
+
 export interface InstallerStatus {
   state: InstallerState;
   version: string;
@@ -72,6 +80,8 @@ export interface InstallerStatus {
   plan: InstallPlan | null;
   progress: InstallerProgress | null;
   failure: InstallerFailure | null;
+  /** Once the installation made it (state `done`): the installed box's root, read by the console over its pinned connection. */
+  installedRoot: InstalledRoot | null;
 }
 
 export interface InstallerDisk {
@@ -180,6 +190,15 @@ export const installerStatus = Joi.object<InstallerStatus, true>({
     detail: Joi.string().allow('').required(),
     step: Joi.string().allow(null).required(),
   })
+    .allow(null)
+    .required(),
+  installedRoot: Joi.object<InstalledRoot, true>({
+    certificate: Joi.string().required(),
+    sha256Fingerprint: Joi.string()
+      .pattern(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/)
+      .required(),
+  })
+    .id('InstalledRoot')
     .allow(null)
     .required(),
 }).id('InstallerStatus');

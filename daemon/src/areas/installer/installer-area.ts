@@ -20,6 +20,7 @@ import { reachableAddresses, writeScreen } from '../../host/installer/screen-fil
 import { ChrootRunner, writeTargetOwner } from '../../host/installer/target-accounts.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { DiskGuard } from '../storage/disk-guard.ts';
+import { makeBoxAuthority } from './box-authority.ts';
 import { seedBox } from './box-seed.ts';
 import { InstallerClaim } from './claim.ts';
 import { readInstallId } from './install-id.ts';
@@ -93,6 +94,7 @@ export async function createInstallerArea(deps: InstallerAreaDeps) {
         image: config.installerImage,
         targetDir: path.join(config.dataDir, 'target'),
         seedBox,
+        makeAuthority: (dataDir, hostname) => makeBoxAuthority(dataDir, hostname, clock.now()),
         writeOwner: (root, owner) => writeTargetOwner(new ChrootRunner(logger, runner.apply, root), owner),
         reboot: typeof o.reboot === 'function' ? o.reboot : systemReboot(o.reboot ?? medium),
         fingerprint: key!.fingerprint,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type {
   InstallerFailure,
   InstallerKeyFingerprint,
+  InstalledRoot,
   InstallerNetworkConfig,
   InstallerOptions,
   InstallerProgress,
@@ -49,6 +50,8 @@ export interface InstallerServiceDeps {
   targetDir: string;
   /** Creates the box's daemon data (first administrator, box name, language, region) in a data directory. */
   seedBox(dataDir: string, request: InstallRequest): Promise<UserSummary>;
+  /** Makes the installed box's TLS authority in its data directory; answers the root (box-authority.ts). */
+  makeAuthority(dataDir: string, hostname: string): Promise<InstalledRoot>;
   /** Makes the first administrator's system account inside the mounted target (host/installer/target-accounts.ts). */
   writeOwner(root: string, owner: TargetOwner): Promise<void>;
   reboot(): Promise<void>;
@@ -63,8 +66,13 @@ export interface InstallerServiceDeps {
 export class InstallerService {
   /** Made at start so the medium already announces the id the installed box will have. */
   readonly installId = randomUUID();
-  private install: { state: 'installing' | 'done' | 'failed'; plan: InstallPlan; progress: InstallerProgress | null; failure: InstallerFailure | null } | null =
-    null;
+  private install: {
+    state: 'installing' | 'done' | 'failed';
+    plan: InstallPlan;
+    progress: InstallerProgress | null;
+    failure: InstallerFailure | null;
+    root: InstalledRoot | null;
+  } | null = null;
   private running: Promise<void> | null = null;
   /** The restart asked for, once: a second request while it waits starts no second one. */
   private rebooting: Promise<void> | null = null;
@@ -77,8 +85,12 @@ export class InstallerService {
     const expiresAt = this.deps.claim.expiresAt();
     const claimExpiresAt = expiresAt === null ? null : new Date(expiresAt).toISOString();
     const base = { version: this.deps.version, fingerprint: this.deps.fingerprint, claimExpiresAt };
-    if (this.install) return { ...base, state: this.install.state, plan: this.install.plan, progress: this.install.progress, failure: this.install.failure };
-    return { ...base, state: expiresAt === null ? 'waiting' : 'claimed', plan: null, progress: null, failure: null };
+    if (this.install) {
+      const { state, plan, progress, failure, root } = this.install;
+      // The root only of a finished installation: one that failed later may leave no such box.
+      return { ...base, state, plan, progress, failure, installedRoot: state === 'done' ? root : null };
+    }
+    return { ...base, state: expiresAt === null ? 'waiting' : 'claimed', plan: null, progress: null, failure: null, installedRoot: null };
   }
 
   claim(given: string | undefined, from: string): InstallerStatus {
@@ -138,7 +150,7 @@ export class InstallerService {
     const steps = installSteps(layout, request.fileSystem, this.deps.image);
     const plan = planOf(layout, request.fileSystem, steps);
     await this.deps.runner.requireTools(plan.commands.map((argv) => argv[0]!));
-    this.install = { state: 'installing', plan, progress: null, failure: null };
+    this.install = { state: 'installing', plan, progress: null, failure: null, root: null };
     const current = this.install;
     this.deps.logger.info('installation started', { component: 'installer', disk: devicePath, fileSystem: request.fileSystem });
     const hooks = {
@@ -157,6 +169,7 @@ export class InstallerService {
         });
         const dataDir = path.join(root, 'var/lib/cellar');
         const owner = await this.deps.seedBox(dataDir, request);
+        current.root = await this.deps.makeAuthority(dataDir, hostNameOf(request.boxName));
         await this.deps.writeOwner(root, { username: owner.username, uid: owner.uid, displayName: owner.displayName, password: request.admin.password });
         await writeInstallId(dataDir, { installId: this.installId, installedAt: new Date(this.deps.clock.now()).toISOString() });
       },
