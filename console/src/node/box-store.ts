@@ -115,6 +115,22 @@ export class BoxStore {
     this.save();
   }
 
+  /** The install id the box answered (`GET /api/install-id`) for a box added by address. */
+  identify(id: string, installId: string): KnownBox {
+    const box = this.get(id);
+    box.installId = installId;
+    this.save();
+    return box;
+  }
+
+  /** The box answers at another address now (its announcement, checked against the pin, says so). */
+  move(id: string, url: string): KnownBox {
+    const box = this.get(id);
+    box.url = normaliseBoxUrl(url);
+    this.save();
+    return box;
+  }
+
   forget(id: string): void {
     this.get(id);
     this.boxes = this.boxes.filter((b) => b.id !== id);

@@ -2,7 +2,10 @@ import type { BackupView, InstallerCall, ListedBox, RootOffer, SystemTrustResult
 import { readBackupView } from './backup-reader.ts';
 import type { BoxStore, KnownBox } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
-import { sameBox, urlOf, type Discovery } from './discovery.ts';
+import { installerRoutes } from '../../../shared/src/api/installer.ts';
+import { presentedChain } from './box-chain.ts';
+import { boxRequest } from './box-request.ts';
+import { sameBox, urlOf, type Announcement, type Discovery } from './discovery.ts';
 import { InstallerClient } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
 import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
@@ -25,7 +28,10 @@ export class ConsoleService {
       trustHost?: TrustHost;
       run?: CommandRunner;
     },
-  ) {}
+  ) {
+    // A known box announcing itself at another address (a DHCP change) follows, once the pin vouches for it there.
+    deps.discovery.on('announced', (a) => void this.follow(a));
+  }
 
   /** IPC carries whatever a page sends: each argument is checked before it reaches a module. */
   private static text(value: unknown, max = 2048): string {
@@ -60,10 +66,45 @@ export class ConsoleService {
     return box;
   }
 
-  addBox(url: string): ListedBox {
+  /** Adds a box by address and asks it for its install id, so its announcements match it wherever it moves. */
+  async addBox(url: string): Promise<ListedBox> {
     const box = this.deps.store.add({ url: ConsoleService.text(url) });
+    await this.identify(box);
     this.deps.discovery.changed();
     return this.listed(box.id);
+  }
+
+  /**
+   * `GET /api/install-id` for a box known without one (added by address). Unverified, like the
+   * root's fetch: the id only lets announcements match the box; what the console trusts is still
+   * the pin. A box that does not answer one (unreachable now, installed without the installer)
+   * stays known by its address and is asked again when trusted.
+   */
+  private async identify(box: KnownBox): Promise<void> {
+    if (box.installId) return;
+    const answer = await boxRequest(box.url, installerRoutes.installId.method, installerRoutes.installId.path, { timeoutMs: 5000 }).catch(() => null);
+    const installId = (answer?.body as { installId?: unknown } | null)?.installId;
+    if (answer?.status === 200 && typeof installId === 'string' && installId !== '' && installId.length <= 200) this.deps.store.identify(box.id, installId);
+  }
+
+  /**
+   * A known, trusted box announced at another address: the box moves there only when the
+   * announcement's install id is the box's and the chain presented there passes the pin for that
+   * address. Answers whether it moved.
+   */
+  async follow(a: Announcement): Promise<boolean> {
+    if (!a.installId || a.scheme !== 'https') return false;
+    const box = this.deps.store.list().find((b) => b.installId === a.installId);
+    const url = urlOf(a);
+    if (!box?.pin || box.warning || box.url === url) return false;
+    const chain = await presentedChain(url).catch(() => null);
+    if (!chain) return false;
+    const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    const verdict = checkPinned({ hostname, chain, pinnedRootPem: box.pin.pem, boxNames: [hostname], now: new Date() });
+    if (!verdict.accept) return false;
+    this.deps.store.move(box.id, url);
+    this.deps.discovery.changed();
+    return true;
   }
 
   forgetBox(id: string): void {
@@ -89,6 +130,7 @@ export class ConsoleService {
     const root = await this.fetchRoot(box.url);
     if (root.sha256 !== fingerprint) throw new ConsoleError('console.root.changed_meanwhile', { fingerprint: root.sha256 });
     this.deps.store.pin(box.id, { pem: root.pem, sha256: root.sha256 });
+    await this.identify(this.deps.store.get(box.id));
     this.deps.discovery.changed();
     return this.listed(box.id);
   }

@@ -20,6 +20,7 @@ import { DiskGuard } from '../storage/disk-guard.ts';
 import { seedBox } from './box-seed.ts';
 import { InstallerClaim } from './claim.ts';
 import { readInstallId } from './install-id.ts';
+import { mdnsServiceTypes, mdnsTxt } from '../../../../shared/src/mdns.ts';
 import { installedHandlers, installerHandlers } from './installer.routes.ts';
 import { InstallerService } from './installer.service.ts';
 import { openOnMedium } from './medium-gate.ts';
@@ -98,8 +99,8 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
   const announce = async (server: Server) => {
     const port = (server.address() as AddressInfo).port;
     const installId = service?.installId ?? (await readInstallId(config.dataDir))?.installId ?? '';
-    const txt = { id: installId, version: product.version, scheme: config.https ? 'https' : 'http' };
-    announcer?.start({ type: medium ? 'cellar-installer' : 'cellar', name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
+    const txt = mdnsTxt({ installId, version: product.version, scheme: config.https ? 'https' : 'http' });
+    announcer?.start({ type: medium ? mdnsServiceTypes.installer : mdnsServiceTypes.installed, name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
   };
 
   return {
