@@ -10,7 +10,7 @@ import { InstallerClient } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
 import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
 import { rootScope } from './root-scope.ts';
-import { applyRoot, currentTrustHost, planInstall, type CommandRunner, type TrustHost } from './system-trust.ts';
+import { applyRoot, currentTrustHost, planInstall, planRemove, type CommandRunner, type TrustHost } from './system-trust.ts';
 
 /**
  * What the console's pages ask for, over the Node modules: the Electron main process answers its
@@ -107,9 +107,38 @@ export class ConsoleService {
     return true;
   }
 
-  forgetBox(id: string): void {
-    this.deps.store.forget(ConsoleService.text(id, 512));
+  /** Forgets a box; with `removeSystemTrust`, takes its root out of this computer's stores first (what the dialog asks). */
+  async forgetBox(id: string, removeSystemTrust: boolean): Promise<SystemTrustResult[]> {
+    const box = this.deps.store.get(ConsoleService.text(id, 512));
+    if (typeof removeSystemTrust !== 'boolean') throw new ConsoleError('console.request.invalid');
+    const results = removeSystemTrust ? await this.removeSystemTrust(box) : [];
+    this.deps.store.forget(box.id);
     this.deps.discovery.changed();
+    return results;
+  }
+
+  /** Takes trust back: the root out of the stores the console wrote it to, then the pin. The box stays listed, untrusted. */
+  async removeTrust(id: string): Promise<SystemTrustResult[]> {
+    const box = this.deps.store.get(ConsoleService.text(id, 512));
+    const results = await this.removeSystemTrust(box);
+    this.deps.store.unpin(box.id);
+    this.deps.discovery.changed();
+    return results;
+  }
+
+  private trustHost(): TrustHost {
+    return this.deps.trustHost ?? currentTrustHost();
+  }
+
+  /** Runs planRemove for exactly the stores the console put this root into; a store that refuses stays recorded, to try again. */
+  private async removeSystemTrust(box: KnownBox): Promise<SystemTrustResult[]> {
+    const written = box.systemTrust;
+    if (!written) return [];
+    const plan: typeof planRemove = (host, root) => planRemove(host, root).filter((p) => written.stores.includes(p.store));
+    const results = await applyRoot(plan, written.pem, written.name, this.trustHost(), this.deps.run);
+    const left = written.stores.filter((store) => results.find((r) => r.store === store)?.state !== 'done');
+    this.deps.store.recordSystemTrust(box.id, { ...written, stores: left });
+    return results;
   }
 
   private fetchRoot(url: string): Promise<FetchedRoot> {
@@ -141,7 +170,13 @@ export class ConsoleService {
     if (!box.pin || box.warning) throw new ConsoleError('console.box.untrusted', { id: box.id });
     // A root without name constraints would let whoever holds its key intercept every site this computer visits.
     if (!rootScope(box.pin.pem).constrained) throw new ConsoleError('console.root.unconstrained', { id: box.id });
-    return applyRoot(planInstall, box.pin.pem, box.name, this.deps.trustHost ?? currentTrustHost(), this.deps.run);
+    const results = await applyRoot(planInstall, box.pin.pem, box.name, this.trustHost(), this.deps.run);
+    // Recorded per store, so removal (removeTrust, forgetBox) undoes exactly what was done.
+    const done = results.filter((r) => r.state === 'done').map((r) => r.store);
+    const before = box.systemTrust?.pem === box.pin.pem ? box.systemTrust.stores : [];
+    this.deps.store.recordSystemTrust(box.id, { pem: box.pin.pem, name: box.name, stores: [...new Set([...before, ...done])] });
+    this.deps.discovery.changed();
+    return results;
   }
 
   private namesOf(box: KnownBox): string[] {

@@ -94,6 +94,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]]; announced: 
         known: true,
         pinned: box.pin?.sha256 ?? null,
         pinnedScope: box.pin ? rootScope(box.pin.pem) : null,
+        systemTrust: box.systemTrust?.stores ?? [],
         warning: box.warning,
       };
     });
@@ -109,6 +110,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]]; announced: 
         known: false,
         pinned: null,
         pinnedScope: null,
+        systemTrust: [],
         warning: null,
       });
     }
