@@ -39,6 +39,8 @@ export interface RootOffer {
   fingerprint: string;
   subject: string;
   validTo: string;
+  /** What this root may vouch for once trusted: the dialog says it before the user confirms. */
+  scope: RootScope;
   /** The fingerprint pinned for this box before, when it differs: the page warns. */
   pinnedBefore: string | null;
 }

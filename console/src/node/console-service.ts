@@ -149,7 +149,7 @@ export class ConsoleService {
     const box = this.known(id);
     const root = await this.fetchRoot(box.url);
     const pinnedBefore = box.pin && box.pin.sha256 !== root.sha256 ? box.pin.sha256 : null;
-    return { fingerprint: root.sha256, subject: root.subject, validTo: root.validTo, pinnedBefore };
+    return { fingerprint: root.sha256, subject: root.subject, validTo: root.validTo, scope: rootScope(root.pem), pinnedBefore };
   }
 
   /** Pins the root the box offers now, only if it is still the one whose fingerprint the user compared. */
