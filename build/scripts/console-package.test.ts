@@ -67,7 +67,12 @@ describe('console packaging: build.mjs and electron-builder --linux dir with a s
     const files = asar.listPackage(path.join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((f) => f.replace(/\\/g, '/'));
     expect(files).to.include.members(['/package.json', '/dist/main/main.js', '/dist/preload/preload.cjs', '/dist/renderer/index.html']);
     expect(files.filter((f) => /\.(map|ts|svelte)$/.test(f) || f.startsWith('/src') || f.includes('node_modules'))).to.deep.equal([]);
-    expect(files.filter((f) => f.startsWith('/dist/renderer/assets/')).map((f) => path.extname(f)).sort()).to.deep.equal(['.css', '.js']);
+    expect(
+      files
+        .filter((f) => f.startsWith('/dist/renderer/assets/'))
+        .map((f) => path.extname(f))
+        .sort(),
+    ).to.deep.equal(['.css', '.js']);
     expect(statSync(path.join(unpacked, 'cellar-console')).isFile()).to.equal(true);
   });
 
@@ -101,7 +106,9 @@ describe('console packaging: build.mjs and electron-builder --linux dir with a s
   it("declares macOS's local network use and the Bonjour services the console browses", async () => {
     const { mdnsServiceTypes } = await import('../../shared/src/mdns.ts');
     const info = (config.mac!.extendInfo ?? {}) as Record<string, unknown>;
-    expect(info.NSLocalNetworkUsageDescription).to.be.a('string').and.match(/local network/);
+    expect(info.NSLocalNetworkUsageDescription)
+      .to.be.a('string')
+      .and.match(/local network/);
     expect(info.NSBonjourServices).to.deep.equal(Object.values(mdnsServiceTypes).map((type) => `_${type}._tcp`));
   });
 });

@@ -50,7 +50,8 @@ const store = new BoxStore(path.join(work, 'boxes.json'));
 const known = store.add({ url: `https://127.0.0.2:${port}`, name: 'attic', installId });
 store.pin(known.id, { pem: root.pem, sha256: root.sha256 });
 const discovery = new Discovery({ browser: bonjourBrowser(), known: () => store.list() });
-const service = new ConsoleService({ store, discovery });
+// Kept for what its constructor starts: it follows announcements and moves the trusted box.
+const _service = new ConsoleService({ store, discovery });
 const started = performance.now();
 const ready = (list: ListedBox[]) =>
   list.some((b) => b.known && b.announced && b.mode === 'installed' && b.url === box.url) && list.some((b) => !b.known && b.mode === 'installer');

@@ -19,7 +19,13 @@ const port = Number(new URL(box.url).port);
 const rootFingerprint = new X509Certificate(await (await fetch(`${box.url}/api/system/tls/root-ca.crt`)).text()).fingerprint256;
 const announcer = new Bonjour();
 announcer.publish({ name: 'attic', type: 'cellar', port, host: 'attic.local', txt: mdnsTxt({ installId: 'attic-id', version: '0.1.0', scheme: 'http' }) });
-announcer.publish({ name: 'newbox', type: 'cellar-installer', port, host: 'newbox.local', txt: mdnsTxt({ installId: null, version: '0.1.0', scheme: 'http' }) });
+announcer.publish({
+  name: 'newbox',
+  type: 'cellar-installer',
+  port,
+  host: 'newbox.local',
+  txt: mdnsTxt({ installId: null, version: '0.1.0', scheme: 'http' }),
+});
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cellar-console-sidecar-'));
 await runConsoleSidecar({

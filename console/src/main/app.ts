@@ -19,7 +19,9 @@ export interface ConsoleFiles {
 
 /** The menu: the usual editing and window roles; Reload and DevTools only in a development build. */
 export function applicationMenu(packaged: boolean): MenuItemConstructorOptions[] {
-  const view: MenuItemConstructorOptions[] = packaged ? [{ role: 'togglefullscreen' }] : [{ role: 'reload' }, { role: 'toggleDevTools' }, { role: 'togglefullscreen' }];
+  const view: MenuItemConstructorOptions[] = packaged
+    ? [{ role: 'togglefullscreen' }]
+    : [{ role: 'reload' }, { role: 'toggleDevTools' }, { role: 'togglefullscreen' }];
   return [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' } as const] : [{ role: 'fileMenu' } as const]),
     { role: 'editMenu' },

@@ -74,7 +74,12 @@ describe('console main process and preload, driven through a stand-in electron m
     app.makeReady();
     await tick();
     expect(consoleWindow().loaded).to.deep.equal(['app://console/index.html']);
-    expect(consoleWindow().options.webPreferences).to.deep.include({ preload: path.join(dir, 'preload.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(consoleWindow().options.webPreferences).to.deep.include({
+      preload: path.join(dir, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
     expect(Menu.applied).to.not.equal(null);
   });
 
@@ -168,7 +173,12 @@ describe('console main process and preload, driven through a stand-in electron m
   it('refuses every permission to the console page', () => {
     const contents = consoleWindow().webContents;
     let granted: boolean | null = null;
-    contents.session.permissionRequest!(contents as never, 'clipboard-sanitized-write' as never, ((g: boolean) => (granted = g)) as never, { requestingUrl: 'app://console/index.html' } as never);
+    contents.session.permissionRequest!(
+      contents as never,
+      'clipboard-sanitized-write' as never,
+      ((g: boolean) => (granted = g)) as never,
+      { requestingUrl: 'app://console/index.html' } as never,
+    );
     expect(granted).to.equal(false);
     expect(contents.session.permissionCheck!(contents as never, 'clipboard-sanitized-write' as never, 'app://console' as never, {} as never)).to.equal(false);
   });
@@ -183,7 +193,9 @@ describe('console main process and preload, driven through a stand-in electron m
     expect(box.loaded[1]).to.equal('app://console/box-failure?reason=unreachable&name=attic&url=https%3A%2F%2F127.0.0.1%3A9');
     const page = await session.fromPartition(`persist:box-${boxId}`).protocol.handlers.get('app')!({ url: box.loaded[1]! });
     expect(page.headers.get('content-security-policy')).to.include("default-src 'none'");
-    expect(await page.text()).to.include('The box does not answer').and.include('<code>https://127.0.0.1:9</code>');
+    expect(await page.text())
+      .to.include('The box does not answer')
+      .and.include('<code>https://127.0.0.1:9</code>');
     box.destroy();
   });
 
@@ -283,5 +295,18 @@ describe('console main process and preload, driven through a stand-in electron m
     startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') });
     expect(app.quits).to.equal(quits + 1);
     expect(BrowserWindow.all.length).to.equal(windows);
+  });
+
+  it('main.ts starts the console with the pages and preload beside its own folder, as build.mjs lays them out', async () => {
+    app.singleInstance = true;
+    app.userData = path.join(dir, 'entry');
+    const windows = BrowserWindow.all.length;
+    await import(pathToFileURL(path.join(import.meta.dirname, 'main.ts')).href);
+    await tick();
+    const opened = BrowserWindow.all[windows]!;
+    // dist/main/main.js: the preload in dist/preload, the pages in dist/renderer.
+    expect(opened.options.webPreferences?.preload).to.equal(path.join(import.meta.dirname, '..', 'preload', 'preload.cjs'));
+    const index = await opened.webContents.session.protocol.handlers.get('app')!({ url: 'app://console/index.html' });
+    expect(await index.text()).to.equal(readFileSync(path.join(import.meta.dirname, '..', 'renderer', 'index.html'), 'utf8'));
   });
 });

@@ -55,12 +55,24 @@ export function boxFailureUrl(reason: 'certificate' | 'unreachable', box: { name
 
 const words = {
   en: {
-    unreachable: { title: 'The box does not answer', text: 'The console could not reach {name} at {url}. Check that the box is on and on this network, then close this window and open the box again from the console.' },
-    certificate: { title: 'The box was refused', text: "{name} at {url} presented a certificate that its trusted root does not vouch for. Nothing was loaded. In the console's list, compare the fingerprint the box shows on its own screen and trust it again." },
+    unreachable: {
+      title: 'The box does not answer',
+      text: 'The console could not reach {name} at {url}. Check that the box is on and on this network, then close this window and open the box again from the console.',
+    },
+    certificate: {
+      title: 'The box was refused',
+      text: "{name} at {url} presented a certificate that its trusted root does not vouch for. Nothing was loaded. In the console's list, compare the fingerprint the box shows on its own screen and trust it again.",
+    },
   },
   de: {
-    unreachable: { title: 'Die Box antwortet nicht', text: 'Die Konsole hat {name} unter {url} nicht erreicht. Prüfen Sie, ob die Box eingeschaltet und in diesem Netz ist, schließen Sie dann dieses Fenster und öffnen Sie die Box erneut aus der Konsole.' },
-    certificate: { title: 'Die Box wurde abgelehnt', text: 'Das Zertifikat von {name} unter {url} wird von ihrem vertrauten Stammzertifikat nicht bestätigt. Es wurde nichts geladen. Vergleichen Sie in der Liste der Konsole den Fingerabdruck, den die Box auf ihrem eigenen Bildschirm zeigt, und vertrauen Sie ihr erneut.' },
+    unreachable: {
+      title: 'Die Box antwortet nicht',
+      text: 'Die Konsole hat {name} unter {url} nicht erreicht. Prüfen Sie, ob die Box eingeschaltet und in diesem Netz ist, schließen Sie dann dieses Fenster und öffnen Sie die Box erneut aus der Konsole.',
+    },
+    certificate: {
+      title: 'Die Box wurde abgelehnt',
+      text: 'Das Zertifikat von {name} unter {url} wird von ihrem vertrauten Stammzertifikat nicht bestätigt. Es wurde nichts geladen. Vergleichen Sie in der Liste der Konsole den Fingerabdruck, den die Box auf ihrem eigenen Bildschirm zeigt, und vertrauen Sie ihr erneut.',
+    },
   },
 } as const;
 
@@ -70,7 +82,9 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 export function boxFailurePage(input: { reason: 'certificate' | 'unreachable'; name: string; url: string; language: string }): string {
   const language = input.language.toLowerCase().startsWith('de') ? 'de' : 'en';
   const text = words[language][input.reason];
-  const body = escape(text.text).replace('{name}', `<strong>${escape(input.name)}</strong>`).replace('{url}', `<code>${escape(input.url)}</code>`);
+  const body = escape(text.text)
+    .replace('{name}', `<strong>${escape(input.name)}</strong>`)
+    .replace('{url}', `<code>${escape(input.url)}</code>`);
   return `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(text.title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:3em auto;padding:0 1em;color:#1b1f24}code{overflow-wrap:anywhere}</style></head>

@@ -94,7 +94,16 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     const root = await service.offerRoot(service.listBoxes()[0]!.id);
     const other = new BoxStore(path.join(dir, 'follow.json'));
     const follower = new ConsoleService({ store: other, discovery: new Discovery({ browser: { start: () => () => {} }, known: () => other.list() }) });
-    const announced = { key: 'k', name: 'box', host: 'box.local', port, addresses: ['127.0.0.1'], mode: 'installed' as const, version: null, scheme: 'https' as const };
+    const announced = {
+      key: 'k',
+      name: 'box',
+      host: 'box.local',
+      port,
+      addresses: ['127.0.0.1'],
+      mode: 'installed' as const,
+      version: null,
+      scheme: 'https' as const,
+    };
     const stale = other.add({ url: `https://127.0.0.2:${port}`, installId: 'box-id' });
     // Not trusted yet: nothing vouches for the new address.
     expect(await follower.follow({ ...announced, installId: 'box-id' })).to.equal(false);

@@ -42,7 +42,11 @@ describe('console shell rules (plain modules behind the Electron glue)', () => {
   });
 
   it("walks Electron's certificate links leaf first, stopping at a self-issued root and at 8 links", () => {
-    expect(chainOf({ data: 'leaf', issuerCert: { data: 'mid', issuerCert: { data: 'root', issuerCert: { data: 'root' } } } })).to.deep.equal(['leaf', 'mid', 'root']);
+    expect(chainOf({ data: 'leaf', issuerCert: { data: 'mid', issuerCert: { data: 'root', issuerCert: { data: 'root' } } } })).to.deep.equal([
+      'leaf',
+      'mid',
+      'root',
+    ]);
     type Link = { data: string; issuerCert?: Link };
     const loop: Link = { data: 'a' };
     loop.issuerCert = { data: 'b', issuerCert: loop };
@@ -70,7 +74,9 @@ describe('console shell rules (plain modules behind the Electron glue)', () => {
       const url = boxFailureUrl('unreachable', { name: '<b>x</b>', url: 'https://box:7484' });
       const german = await answerPageRequest(pages, url, 'de-DE');
       expect(german.body).to.include('Die Box antwortet nicht').and.include('&#60;b&#62;x&#60;/b&#62;');
-      expect(boxFailurePage({ reason: 'certificate', name: 'a"b', url: 'u', language: 'fr' })).to.include('The box was refused').and.include('a&#34;b');
+      expect(boxFailurePage({ reason: 'certificate', name: 'a"b', url: 'u', language: 'fr' }))
+        .to.include('The box was refused')
+        .and.include('a&#34;b');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

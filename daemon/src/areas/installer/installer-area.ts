@@ -100,7 +100,8 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
     const port = (server.address() as AddressInfo).port;
     const installId = service?.installId ?? (await readInstallId(config.dataDir))?.installId ?? '';
     const txt = mdnsTxt({ installId, version: product.version, scheme: config.https ? 'https' : 'http' });
-    announcer?.start({ type: medium ? mdnsServiceTypes.installer : mdnsServiceTypes.installed, name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
+    const type = medium ? mdnsServiceTypes.installer : mdnsServiceTypes.installed;
+    announcer?.start({ type, name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
   };
 
   return {
