@@ -133,7 +133,9 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     for (const value of bad) {
       const any = value as never;
       expect(await code(() => service.addBox(any)), `addBox ${String(value)}`).to.equal('console.request.invalid');
-      expect(await code(() => service.forgetBox(any)), `forgetBox ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.forgetBox(any, false)), `forgetBox ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.removeTrust(any)), `removeTrust ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.forgetBox(service.listBoxes()[0]!.id, any)), `forgetBox(id, ${String(value)})`).to.equal('console.request.invalid');
       expect(await code(() => service.offerRoot(any)), `offerRoot ${String(value)}`).to.equal('console.request.invalid');
       expect(await code(() => service.readBackup(any, 'pw')), `readBackup ${String(value)}`).to.equal('console.request.invalid');
       expect(
