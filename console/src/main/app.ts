@@ -4,7 +4,7 @@ import type { ConsoleBridge } from '../bridge.ts';
 import { BoxStore } from '../node/box-store.ts';
 import { ConsoleError } from '../node/console-error.ts';
 import { ConsoleService } from '../node/console-service.ts';
-import { Discovery } from '../node/discovery.ts';
+import { Discovery, type MdnsBrowser } from '../node/discovery.ts';
 import { bonjourBrowser } from '../node/mdns-browser.ts';
 import { consoleOrigin, consolePage, isConsoleFrame } from '../node/shell-policy.ts';
 import { registerConsoleScheme, serveConsolePages } from './app-protocol.ts';
@@ -16,6 +16,9 @@ export interface ConsoleFiles {
   pagesDir: string;
   preload: string;
 }
+
+/** mDNS for discovery: bonjour-service on every interface; tests, which must not reach the machine's networks, pass a silent one. */
+export type BrowserFactory = () => MdnsBrowser;
 
 /** The menu: the usual editing and window roles; Reload and DevTools only in a development build. */
 export function applicationMenu(packaged: boolean): MenuItemConstructorOptions[] {
@@ -35,7 +38,7 @@ export function applicationMenu(packaged: boolean): MenuItemConstructorOptions[]
  * ../node. One instance per user (a second start focuses the first: two would browse mDNS twice
  * and overwrite each other's boxes.json). A failure at start is said in a dialog, not swallowed.
  */
-export function startConsole(files: ConsoleFiles): void {
+export function startConsole(files: ConsoleFiles, browser: BrowserFactory = bonjourBrowser): void {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;
@@ -51,7 +54,7 @@ export function startConsole(files: ConsoleFiles): void {
   app
     .whenReady()
     .then(() => {
-      window = openConsole(files);
+      window = openConsole(files, browser);
     })
     .catch((err: unknown) => {
       dialog.showErrorBox('Cellar Console could not start', err instanceof Error ? err.message : String(err));
@@ -59,11 +62,11 @@ export function startConsole(files: ConsoleFiles): void {
     });
 }
 
-function openConsole(files: ConsoleFiles): BrowserWindow {
+function openConsole(files: ConsoleFiles, browser: BrowserFactory): BrowserWindow {
   Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenu(app.isPackaged)));
   // Read first: a damaged boxes.json stops here, before any window, and the dialog says which file.
   const store = new BoxStore(path.join(app.getPath('userData'), 'boxes.json'));
-  const discovery = new Discovery({ browser: bonjourBrowser(), known: () => store.list() });
+  const discovery = new Discovery({ browser: browser(), known: () => store.list() });
   const service = new ConsoleService({ store, discovery });
   const window = new BrowserWindow({
     width: 1000,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,9 @@ describe('console main process and preload, driven through a stand-in electron m
   let pagesDir: string;
   let authority: AuthorityMaterial;
   let leaf: string;
-  let startConsole: (files: { pagesDir: string; preload: string }) => void;
+  let startConsole: (files: { pagesDir: string; preload: string }, browser: () => { start(): () => void }) => void;
+  // No mDNS from a test: it would reach the machine's own networks (discovery over mDNS: test/system/console-discovery.test.ts).
+  const silent = () => ({ start: () => () => {} });
   let applicationMenu: (packaged: boolean) => { role?: string; submenu?: { role?: string }[] }[];
   const boxId = 'b0c5e3a1-0000-4000-8000-000000000001';
   const boxUrl = 'https://127.0.0.1:9';
@@ -68,7 +70,7 @@ describe('console main process and preload, driven through a stand-in electron m
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('registers app: as a standard secure scheme before ready, then opens the console page on app://console, not file:', async () => {
-    startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') });
+    startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') }, silent);
     expect(protocol.privileged).to.deep.include({ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } });
     expect(BrowserWindow.all).to.have.length(0);
     app.makeReady();
@@ -278,7 +280,7 @@ describe('console main process and preload, driven through a stand-in electron m
     app.userData = path.join(dir, 'damaged');
     mkdirSync(app.userData);
     writeFileSync(path.join(app.userData, 'boxes.json'), '{ not json');
-    startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') });
+    startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') }, silent);
     await tick();
     expect(dialog.errors).to.have.length(1);
     expect(dialog.errors[0]!.title).to.equal('Cellar Console could not start');
@@ -292,21 +294,8 @@ describe('console main process and preload, driven through a stand-in electron m
     expect(consoleWindow().focused).to.equal(focused + 1);
     app.singleInstance = false;
     const quits = app.quits;
-    startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') });
+    startConsole({ pagesDir, preload: path.join(dir, 'preload.cjs') }, silent);
     expect(app.quits).to.equal(quits + 1);
     expect(BrowserWindow.all.length).to.equal(windows);
-  });
-
-  it('main.ts starts the console with the pages and preload beside its own folder, as build.mjs lays them out', async () => {
-    app.singleInstance = true;
-    app.userData = path.join(dir, 'entry');
-    const windows = BrowserWindow.all.length;
-    await import(pathToFileURL(path.join(import.meta.dirname, 'main.ts')).href);
-    await tick();
-    const opened = BrowserWindow.all[windows]!;
-    // dist/main/main.js: the preload in dist/preload, the pages in dist/renderer.
-    expect(opened.options.webPreferences?.preload).to.equal(path.join(import.meta.dirname, '..', 'preload', 'preload.cjs'));
-    const index = await opened.webContents.session.protocol.handlers.get('app')!({ url: 'app://console/index.html' });
-    expect(await index.text()).to.equal(readFileSync(path.join(import.meta.dirname, '..', 'renderer', 'index.html'), 'utf8'));
   });
 });
