@@ -150,4 +150,27 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     await page.screenshot({ path: screenshotPath('console-untrust-390') });
     expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.include('ERR_CERT_AUTHORITY_INVALID');
   });
+
+  it("asks when forgetting a box whose root is in this computer's stores, and removes it there too", async () => {
+    const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
+    await card.getByRole('button', { name: en['boxes.trust'] }).click();
+    await page.getByRole('dialog').getByLabel(en['trust.box']).fill(rootFingerprint);
+    await page.getByRole('dialog').getByLabel(en['trust.box']).press('Enter');
+    await card.getByRole('button', { name: en['boxes.system'] }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: en['system.submit'] }).press('Enter');
+    await expectText(dialog.locator('li[data-store="nss"]'), `${en['system.store.nss']}: ${en['system.state.done']}`);
+    await dialog.getByRole('button', { name: en['system.close'] }).click();
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
+
+    await card.getByRole('button', { name: en['boxes.forget'] }).click();
+    const ask = dialog.getByLabel(en['boxes.forget.system'].replace('{stores}', en['system.store.nss']));
+    expect(await ask.isChecked()).to.equal(true);
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-forget-system-390') });
+    await dialog.getByRole('button', { name: en['boxes.forget'] }).click();
+    await expectText(page.locator('.removal li[data-store="nss"]'), `${en['system.store.nss']}: ${en['remove.state.done']}`);
+    expect(await card.count()).to.equal(0);
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.include('ERR_CERT_AUTHORITY_INVALID');
+  });
 });
