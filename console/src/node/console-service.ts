@@ -170,10 +170,13 @@ export class ConsoleService {
     if (!box.pin || box.warning) throw new ConsoleError('console.box.untrusted', { id: box.id });
     // A root without name constraints would let whoever holds its key intercept every site this computer visits.
     if (!rootScope(box.pin.pem).constrained) throw new ConsoleError('console.root.unconstrained', { id: box.id });
+    // A reinstalled box's new root replaces its old one there, rather than adding another root each time.
+    if (box.systemTrust && box.systemTrust.pem !== box.pin.pem) await this.removeSystemTrust(box);
     const results = await applyRoot(planInstall, box.pin.pem, box.name, this.trustHost(), this.deps.run);
     // Recorded per store, so removal (removeTrust, forgetBox) undoes exactly what was done.
     const done = results.filter((r) => r.state === 'done').map((r) => r.store);
-    const before = box.systemTrust?.pem === box.pin.pem ? box.systemTrust.stores : [];
+    const recorded = this.deps.store.get(box.id).systemTrust;
+    const before = recorded?.pem === box.pin.pem ? recorded.stores : [];
     this.deps.store.recordSystemTrust(box.id, { pem: box.pin.pem, name: box.name, stores: [...new Set([...before, ...done])] });
     this.deps.discovery.changed();
     return results;

@@ -202,5 +202,15 @@ describe('console system trust: the root into the system stores with their own t
     expect((await service.forgetBox(again.id, true)).map((r) => r.state)).to.deep.equal(['done']);
     expect(listNss(serviceHome)).to.not.include(nickname(again.name));
     expect(service.listBoxes().map((b) => b.url)).to.deep.equal(['https://attic.home.arpa:7484']);
+
+    // A reinstalled box: its new root, trusted on this computer, replaces the old one there.
+    const reinstalled = await trusted('https://cellar.home.arpa');
+    const newRoot = (await createAuthority({ now: Date.now(), hostname: 'cellar', localDomain: 'home.arpa' })).rootPem;
+    store.pin(reinstalled.id, { pem: newRoot, sha256: new X509Certificate(newRoot).fingerprint256 });
+    expect((await service.trustOnSystem(reinstalled.id)).map((r) => r.state)).to.deep.equal(['done', 'missing']);
+    const listed = listNss(serviceHome);
+    expect(listed).to.include(rootEntry(newRoot, reinstalled.name, 'unused').nickname);
+    expect(listed).to.not.include(nickname(reinstalled.name));
+    expect(store.get(reinstalled.id).systemTrust).to.deep.include({ pem: newRoot, stores: ['nss'] });
   });
 });
