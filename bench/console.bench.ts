@@ -1,4 +1,5 @@
 import type { ListedBox } from '../console/src/bridge.ts';
+import { mdnsTxt } from '../shared/src/mdns.ts';
 import { makeMdnsNamespace, runInNamespace } from '../test/helpers/mdns-namespace.ts';
 import { fastest } from './lib/best-of.ts';
 import type { BenchRow } from './lib/table.ts';
@@ -18,7 +19,7 @@ export async function consoleBench(): Promise<BenchRow[]> {
   const ns = makeMdnsNamespace();
   try {
     const input = {
-      announce: [{ name: 'cellar', type: 'cellar', port: 7484, txt: { installId: 'bench', version: '0.1.0' } }],
+      announce: [{ name: 'cellar', type: 'cellar', port: 7484, txt: mdnsTxt({ installId: 'bench', version: '0.1.0', scheme: 'https' }) }],
       known: [{ url: '192.168.77.9' }],
       expect: 1,
       // The box is up before the console starts, as when an owner opens it.

@@ -18,6 +18,8 @@ export interface ListedBox {
   pinned: string | null;
   /** What the pinned root can vouch for, or null before trust. */
   pinnedScope: RootScope | null;
+  /** The stores of this computer the console put the pinned root into (removed again with the trust). */
+  systemTrust: SystemTrustStore[];
   /** Set when the box presented a root other than the pinned one: never accepted silently. */
   warning: { kind: 'rootChanged'; fingerprint: string; at: string } | null;
 }
@@ -37,6 +39,8 @@ export interface RootOffer {
   fingerprint: string;
   subject: string;
   validTo: string;
+  /** What this root may vouch for once trusted: the dialog says it before the user confirms. */
+  scope: RootScope;
   /** The fingerprint pinned for this box before, when it differs: the page warns. */
   pinnedBefore: string | null;
 }
@@ -91,7 +95,10 @@ export interface ConsoleBridge {
   /** Calls back with the whole list on every change; answers a function that stops it. */
   watchBoxes(listener: (boxes: ListedBox[]) => void): () => void;
   addBox(url: string): Promise<ListedBox>;
-  forgetBox(id: string): Promise<void>;
+  /** Forgets the box: its pin, its window's session (cookies, storage) and, when asked, its root in this computer's stores. */
+  forgetBox(id: string, removeSystemTrust: boolean): Promise<SystemTrustResult[]>;
+  /** Takes trust back but keeps the box listed: the pin, the window's session, and the system stores the console wrote to. */
+  removeTrust(id: string): Promise<SystemTrustResult[]>;
   offerRoot(id: string): Promise<RootOffer>;
   /** Pins the root the box offers now, if its fingerprint is still the one the user compared. */
   trustBox(id: string, fingerprint: string): Promise<ListedBox>;

@@ -78,8 +78,8 @@ export interface DaemonOptions {
   backup?: Partial<BackupAreaOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay, the network root and namespace. */
   system?: SystemHostOptions;
-  /** TLS seam: the host name and addresses the authority's scope and the box's certificate are made for (tests). */
-  tls?: { host?: () => HostIdentity };
+  /** TLS seams: the host name and addresses the authority's scope and the box's certificate are made for; a file standing in for the box's screen (/dev/console), or null for none (tests). */
+  tls?: { host?: () => HostIdentity; screen?: string | null };
   /** Reverse proxy seams: nginx's ports and address (loopback in tests), a network namespace for nftables. */
   proxy?: ProxyOptions;
   /** Updates seams: apply in development mode, a Debian root for apt and dpkg, system datasets, a test channel (root system tests). */

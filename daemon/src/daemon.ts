@@ -70,6 +70,7 @@ import { createStoreArea } from './areas/store/store-area.ts';
 import { createUpdatesArea } from './areas/updates/updates-area.ts';
 
 import { createInstallerArea } from './areas/installer/installer-area.ts';
+import { boxScreen } from './areas/tls/root-announcement.ts';
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 export type { Daemon, DaemonOptions } from './daemon-types.ts';
 
@@ -169,6 +170,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     scheduler,
     https: config.https,
     host: options.tls?.host,
+    // The box and the medium show the root's fingerprint on their screen; a development daemon only logs it.
+    screen: options.tls?.screen !== undefined ? options.tls.screen : config.mode === 'development' ? null : boxScreen,
     notifyAdministrators: async (notification) => {
       for (const admin of await userRows.findAll({ where: { admin: true, active: true } })) await notifications.notify(admin.id, notification);
     },

@@ -55,6 +55,15 @@ describe('e2e: console pages in Chromium against a real daemon (test bridge over
     await card.getByRole('button', { name: en['boxes.trust'] }).click();
     const dialog = page.getByRole('dialog');
     await expectText(dialog.getByTestId('received-fingerprint'), rootFingerprint);
+    // The comparison is required: with the field empty there is nothing to confirm, and Enter does nothing.
+    await expectText(dialog.getByTestId('trust-required'), en['trust.required']);
+    expect(await dialog.getByRole('button', { name: en['trust.confirm'] }).isDisabled()).to.equal(true);
+    await dialog.getByLabel(en['trust.box']).press('Enter');
+    expect(await dialog.count()).to.equal(1);
+    // What the root may vouch for, in plain words, before the user confirms.
+    expect(await dialog.getByTestId('trust-scope').textContent()).to.match(
+      /^What trusting means: this root may then vouch, for this console, only for the box's own names and their subdomains \(.*localhost.*\) and for private addresses \(.*127\.0\.0\.0\/8.*\)/,
+    );
     await dialog.getByLabel(en['trust.box']).fill('00:11:22');
     await expectText(dialog.getByRole('alert').filter({ hasText: en['trust.mismatch'] }), en['trust.mismatch']);
     expect(await dialog.getByRole('button', { name: en['trust.confirm'] }).isDisabled()).to.equal(true);

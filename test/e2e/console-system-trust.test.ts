@@ -129,4 +129,48 @@ describe("e2e: console trusts a pinned root on this computer too (the user's NSS
     await page.screenshot({ path: screenshotPath('console-system-trust-de-390') });
     expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
   });
+
+  it('takes trust back from the list: the pin, and the root out of the store it went into, so Chromium refuses the box again', async () => {
+    await page.getByRole('dialog').getByRole('button', { name: de['system.close'] }).click();
+    await page.getByLabel(de['app.language']).selectOption('en');
+    const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
+    await card.getByRole('button', { name: en['boxes.untrust'] }).click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog.getByRole('heading'), en['boxes.untrust.title'].replace('{name}', '127.0.0.1'));
+    await page.keyboard.press('Escape');
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
+    await card.getByRole('button', { name: en['boxes.untrust'] }).click();
+    await dialog.getByRole('button', { name: en['boxes.untrust.submit'] }).press('Enter');
+    // Only the store the root went into (no pkexec here, so not the system's).
+    await expectText(page.locator('.removal li[data-store="nss"]'), `${en['system.store.nss']}: ${en['remove.state.done']}`);
+    expect(await page.locator('.removal li').count()).to.equal(1);
+    await expectText(card.locator('.trust-state'), en['boxes.untrusted']);
+    expect(await card.getByRole('button', { name: en['boxes.untrust'] }).count()).to.equal(0);
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-untrust-390') });
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.include('ERR_CERT_AUTHORITY_INVALID');
+  });
+
+  it("asks when forgetting a box whose root is in this computer's stores, and removes it there too", async () => {
+    const card = page.locator('li.card').filter({ hasText: '127.0.0.1' });
+    await card.getByRole('button', { name: en['boxes.trust'] }).click();
+    await page.getByRole('dialog').getByLabel(en['trust.box']).fill(rootFingerprint);
+    await page.getByRole('dialog').getByLabel(en['trust.box']).press('Enter');
+    await card.getByRole('button', { name: en['boxes.system'] }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: en['system.submit'] }).press('Enter');
+    await expectText(dialog.locator('li[data-store="nss"]'), `${en['system.store.nss']}: ${en['system.state.done']}`);
+    await dialog.getByRole('button', { name: en['system.close'] }).click();
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.equal('status 200');
+
+    await card.getByRole('button', { name: en['boxes.forget'] }).click();
+    const ask = dialog.getByLabel(en['boxes.forget.system'].replace('{stores}', en['system.store.nss']));
+    expect(await ask.isChecked()).to.equal(true);
+    expect(await page.evaluate(overflowScript)).to.deep.equal([]);
+    await page.screenshot({ path: screenshotPath('console-forget-system-390') });
+    await dialog.getByRole('button', { name: en['boxes.forget'] }).click();
+    await expectText(page.locator('.removal li[data-store="nss"]'), `${en['system.store.nss']}: ${en['remove.state.done']}`);
+    expect(await card.count()).to.equal(0);
+    expect(await chromiumVisit(home, `${box.url}/api/openapi.json`)).to.include('ERR_CERT_AUTHORITY_INVALID');
+  });
 });

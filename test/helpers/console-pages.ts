@@ -115,7 +115,8 @@ const bridgeScript = `(() => {
       return () => clearInterval(timer);
     },
     addBox: (url) => call('addBox', url),
-    forgetBox: (id) => call('forgetBox', id),
+    forgetBox: (id, removeSystemTrust) => call('forgetBox', id, removeSystemTrust),
+    removeTrust: (id) => call('removeTrust', id),
     offerRoot: (id) => call('offerRoot', id),
     trustBox: (id, fingerprint) => call('trustBox', id, fingerprint),
     trustOnSystem: (id) => call('trustOnSystem', id),

@@ -9,6 +9,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { mdnsTxt } from '../../shared/src/mdns.ts';
 import { runConsoleSidecar } from './console-sidecar-bridge.ts';
 import { startTestDaemon } from './daemon.ts';
 
@@ -17,8 +18,14 @@ const box = await startTestDaemon();
 const port = Number(new URL(box.url).port);
 const rootFingerprint = new X509Certificate(await (await fetch(`${box.url}/api/system/tls/root-ca.crt`)).text()).fingerprint256;
 const announcer = new Bonjour();
-announcer.publish({ name: 'attic', type: 'cellar', port, host: 'attic.local', txt: { installId: 'attic-id', version: '0.1.0', scheme: 'http' } });
-announcer.publish({ name: 'newbox', type: 'cellar-installer', port, host: 'newbox.local', txt: { version: '0.1.0', scheme: 'http' } });
+announcer.publish({ name: 'attic', type: 'cellar', port, host: 'attic.local', txt: mdnsTxt({ installId: 'attic-id', version: '0.1.0', scheme: 'http' }) });
+announcer.publish({
+  name: 'newbox',
+  type: 'cellar-installer',
+  port,
+  host: 'newbox.local',
+  txt: mdnsTxt({ installId: null, version: '0.1.0', scheme: 'http' }),
+});
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cellar-console-sidecar-'));
 await runConsoleSidecar({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ListedBox } from '../bridge.ts';
+import type { ListedBox, SystemTrustStore } from '../bridge.ts';
 import { ConsoleError } from './console-error.ts';
 
 /** A box the user added by address or trusted; kept per user in the console's data folder. */
@@ -14,6 +14,8 @@ export interface KnownBox {
   /** The pinned root: its certificate, so chains that leave it out still verify, and its fingerprint. */
   pin: { pem: string; sha256: string; pinnedAt: string } | null;
   warning: ListedBox['warning'];
+  /** The root the console put into this computer's stores, as named there, and which stores took it: what removal undoes. */
+  systemTrust?: { pem: string; name: string; stores: SystemTrustStore[] } | null;
   addedAt: string;
 }
 
@@ -107,12 +109,44 @@ export class BoxStore {
     return box;
   }
 
+  /** Takes trust back: the pin and any pending warning; the box stays listed. */
+  unpin(id: string): KnownBox {
+    const box = this.get(id);
+    box.pin = null;
+    box.warning = null;
+    this.save();
+    return box;
+  }
+
+  /** Which of this computer's stores hold the box's root now (none: null). */
+  recordSystemTrust(id: string, record: KnownBox['systemTrust']): void {
+    const box = this.get(id);
+    box.systemTrust = record && record.stores.length > 0 ? record : null;
+    this.save();
+  }
+
   /** Records that the box presented another root; the pin stays until the user trusts again. */
   warn(id: string, fingerprint: string): void {
     const box = this.get(id);
     if (box.warning?.fingerprint === fingerprint) return;
     box.warning = { kind: 'rootChanged', fingerprint, at: this.now().toISOString() };
     this.save();
+  }
+
+  /** The install id the box answered (`GET /api/install-id`) for a box added by address. */
+  identify(id: string, installId: string): KnownBox {
+    const box = this.get(id);
+    box.installId = installId;
+    this.save();
+    return box;
+  }
+
+  /** The box answers at another address now (its announcement, checked against the pin, says so). */
+  move(id: string, url: string): KnownBox {
+    const box = this.get(id);
+    box.url = normaliseBoxUrl(url);
+    this.save();
+    return box;
   }
 
   forget(id: string): void {

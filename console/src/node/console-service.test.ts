@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type DetailedPeerCertificate } from 'node:tls';
+import { createAuthority } from '../../../daemon/src/areas/tls/authority.ts';
 import { TlsStore } from '../../../daemon/src/areas/tls/tls-store.ts';
 import { errorCatalog } from '../../../shared/src/errors/index.ts';
 import { adminPassword, startTestDaemon, type TestDaemon } from '../../../test/helpers/daemon.ts';
@@ -51,7 +52,7 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
   });
 
   it('pins the compared root, accepts the box chain for its name, refuses other names, and warns on a changed root', async () => {
-    const listed = service.addBox(box.url);
+    const listed = await service.addBox(box.url);
     const offer = await service.offerRoot(listed.id);
     // What the box holds, read from its data directory, not from what the connection shows.
     const rootPem = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).readAuthority()!.rootPem;
@@ -89,6 +90,36 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     expect(service.boxForWindow(listed.id).pin?.sha256).to.equal(again.fingerprint);
   });
 
+  it('follows a trusted box to an announced address only with its install id and a chain that passes the pin there', async () => {
+    const root = await service.offerRoot(service.listBoxes()[0]!.id);
+    const other = new BoxStore(path.join(dir, 'follow.json'));
+    const follower = new ConsoleService({ store: other, discovery: new Discovery({ browser: { start: () => () => {} }, known: () => other.list() }) });
+    const announced = {
+      key: 'k',
+      name: 'box',
+      host: 'box.local',
+      port,
+      addresses: ['127.0.0.1'],
+      mode: 'installed' as const,
+      version: null,
+      scheme: 'https' as const,
+    };
+    const stale = other.add({ url: `https://127.0.0.2:${port}`, installId: 'box-id' });
+    // Not trusted yet: nothing vouches for the new address.
+    expect(await follower.follow({ ...announced, installId: 'box-id' })).to.equal(false);
+    const rootPem = new TlsStore(path.join(box.dataDir, 'tls'), path.join(box.dataDir, 'tls-secret')).readAuthority()!.rootPem;
+    // Pinned to a root the box does not chain to: stays where it was.
+    const foreign = await createAuthority({ now: Date.now(), hostname: 'other', localDomain: 'home.arpa' });
+    other.pin(stale.id, { pem: foreign.rootPem, sha256: new X509Certificate(foreign.rootPem).fingerprint256 });
+    expect(await follower.follow({ ...announced, installId: 'box-id' })).to.equal(false);
+    other.pin(stale.id, { pem: rootPem, sha256: root.fingerprint });
+    // Another install id: another box, whatever its address.
+    expect(await follower.follow({ ...announced, installId: 'other-id' })).to.equal(false);
+    expect(other.get(stale.id).url).to.equal(`https://127.0.0.2:${port}`);
+    expect(await follower.follow({ ...announced, installId: 'box-id' })).to.equal(true);
+    expect(other.get(stale.id).url).to.equal(`https://127.0.0.1:${port}`);
+  });
+
   it('answers console.request.invalid to whatever a page sends that is not the right shape', async () => {
     const code = async (run: () => unknown) => {
       try {
@@ -102,7 +133,9 @@ describe('console service: trust and the pin against a real daemon over HTTPS', 
     for (const value of bad) {
       const any = value as never;
       expect(await code(() => service.addBox(any)), `addBox ${String(value)}`).to.equal('console.request.invalid');
-      expect(await code(() => service.forgetBox(any)), `forgetBox ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.forgetBox(any, false)), `forgetBox ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.removeTrust(any)), `removeTrust ${String(value)}`).to.equal('console.request.invalid');
+      expect(await code(() => service.forgetBox(service.listBoxes()[0]!.id, any)), `forgetBox(id, ${String(value)})`).to.equal('console.request.invalid');
       expect(await code(() => service.offerRoot(any)), `offerRoot ${String(value)}`).to.equal('console.request.invalid');
       expect(await code(() => service.readBackup(any, 'pw')), `readBackup ${String(value)}`).to.equal('console.request.invalid');
       expect(

@@ -2,12 +2,15 @@ import type { BackupView, InstallerCall, ListedBox, RootOffer, SystemTrustResult
 import { readBackupView } from './backup-reader.ts';
 import type { BoxStore, KnownBox } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
-import { sameBox, urlOf, type Discovery } from './discovery.ts';
+import { installerRoutes } from '../../../shared/src/api/installer.ts';
+import { presentedChain } from './box-chain.ts';
+import { boxRequest } from './box-request.ts';
+import { sameBox, urlOf, type Announcement, type Discovery } from './discovery.ts';
 import { InstallerClient, type InstalledBox } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
 import { fetchRoot, parseRoot, type FetchedRoot } from './root-certificate.ts';
 import { rootScope } from './root-scope.ts';
-import { applyRoot, currentTrustHost, planInstall, type CommandRunner, type TrustHost } from './system-trust.ts';
+import { applyRoot, currentTrustHost, planInstall, planRemove, type CommandRunner, type TrustHost } from './system-trust.ts';
 
 /**
  * What the console's pages ask for, over the Node modules: the Electron main process answers its
@@ -25,7 +28,10 @@ export class ConsoleService {
       trustHost?: TrustHost;
       run?: CommandRunner;
     },
-  ) {}
+  ) {
+    // A known box announcing itself at another address (a DHCP change) follows, once the pin vouches for it there.
+    deps.discovery.on('announced', (a) => void this.follow(a));
+  }
 
   /** IPC carries whatever a page sends: each argument is checked before it reaches a module. */
   private static text(value: unknown, max = 2048): string {
@@ -60,15 +66,79 @@ export class ConsoleService {
     return box;
   }
 
-  addBox(url: string): ListedBox {
+  /** Adds a box by address and asks it for its install id, so its announcements match it wherever it moves. */
+  async addBox(url: string): Promise<ListedBox> {
     const box = this.deps.store.add({ url: ConsoleService.text(url) });
+    await this.identify(box);
     this.deps.discovery.changed();
     return this.listed(box.id);
   }
 
-  forgetBox(id: string): void {
-    this.deps.store.forget(ConsoleService.text(id, 512));
+  /**
+   * `GET /api/install-id` for a box known without one (added by address). Unverified, like the
+   * root's fetch: the id only lets announcements match the box; what the console trusts is still
+   * the pin. A box that does not answer one (unreachable now, installed without the installer)
+   * stays known by its address and is asked again when trusted.
+   */
+  private async identify(box: KnownBox): Promise<void> {
+    if (box.installId) return;
+    const answer = await boxRequest(box.url, installerRoutes.installId.method, installerRoutes.installId.path, { timeoutMs: 5000 }).catch(() => null);
+    const installId = (answer?.body as { installId?: unknown } | null)?.installId;
+    if (answer?.status === 200 && typeof installId === 'string' && installId !== '' && installId.length <= 200) this.deps.store.identify(box.id, installId);
+  }
+
+  /**
+   * A known, trusted box announced at another address: the box moves there only when the
+   * announcement's install id is the box's and the chain presented there passes the pin for that
+   * address. Answers whether it moved.
+   */
+  async follow(a: Announcement): Promise<boolean> {
+    if (!a.installId || a.scheme !== 'https') return false;
+    const box = this.deps.store.list().find((b) => b.installId === a.installId);
+    const url = urlOf(a);
+    if (!box?.pin || box.warning || box.url === url) return false;
+    const chain = await presentedChain(url).catch(() => null);
+    if (!chain) return false;
+    const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    const verdict = checkPinned({ hostname, chain, pinnedRootPem: box.pin.pem, boxNames: [hostname], now: new Date() });
+    if (!verdict.accept) return false;
+    this.deps.store.move(box.id, url);
     this.deps.discovery.changed();
+    return true;
+  }
+
+  /** Forgets a box; with `removeSystemTrust`, takes its root out of this computer's stores first (what the dialog asks). */
+  async forgetBox(id: string, removeSystemTrust: boolean): Promise<SystemTrustResult[]> {
+    const box = this.deps.store.get(ConsoleService.text(id, 512));
+    if (typeof removeSystemTrust !== 'boolean') throw new ConsoleError('console.request.invalid');
+    const results = removeSystemTrust ? await this.removeSystemTrust(box) : [];
+    this.deps.store.forget(box.id);
+    this.deps.discovery.changed();
+    return results;
+  }
+
+  /** Takes trust back: the root out of the stores the console wrote it to, then the pin. The box stays listed, untrusted. */
+  async removeTrust(id: string): Promise<SystemTrustResult[]> {
+    const box = this.deps.store.get(ConsoleService.text(id, 512));
+    const results = await this.removeSystemTrust(box);
+    this.deps.store.unpin(box.id);
+    this.deps.discovery.changed();
+    return results;
+  }
+
+  private trustHost(): TrustHost {
+    return this.deps.trustHost ?? currentTrustHost();
+  }
+
+  /** Runs planRemove for exactly the stores the console put this root into; a store that refuses stays recorded, to try again. */
+  private async removeSystemTrust(box: KnownBox): Promise<SystemTrustResult[]> {
+    const written = box.systemTrust;
+    if (!written) return [];
+    const plan: typeof planRemove = (host, root) => planRemove(host, root).filter((p) => written.stores.includes(p.store));
+    const results = await applyRoot(plan, written.pem, written.name, this.trustHost(), this.deps.run);
+    const left = written.stores.filter((store) => results.find((r) => r.store === store)?.state !== 'done');
+    this.deps.store.recordSystemTrust(box.id, { ...written, stores: left });
+    return results;
   }
 
   private fetchRoot(url: string): Promise<FetchedRoot> {
@@ -79,7 +149,7 @@ export class ConsoleService {
     const box = this.known(id);
     const root = await this.fetchRoot(box.url);
     const pinnedBefore = box.pin && box.pin.sha256 !== root.sha256 ? box.pin.sha256 : null;
-    return { fingerprint: root.sha256, subject: root.subject, validTo: root.validTo, pinnedBefore };
+    return { fingerprint: root.sha256, subject: root.subject, validTo: root.validTo, scope: rootScope(root.pem), pinnedBefore };
   }
 
   /** Pins the root the box offers now, only if it is still the one whose fingerprint the user compared. */
@@ -89,6 +159,7 @@ export class ConsoleService {
     const root = await this.fetchRoot(box.url);
     if (root.sha256 !== fingerprint) throw new ConsoleError('console.root.changed_meanwhile', { fingerprint: root.sha256 });
     this.deps.store.pin(box.id, { pem: root.pem, sha256: root.sha256 });
+    await this.identify(this.deps.store.get(box.id));
     this.deps.discovery.changed();
     return this.listed(box.id);
   }
@@ -99,7 +170,16 @@ export class ConsoleService {
     if (!box.pin || box.warning) throw new ConsoleError('console.box.untrusted', { id: box.id });
     // A root without name constraints would let whoever holds its key intercept every site this computer visits.
     if (!rootScope(box.pin.pem).constrained) throw new ConsoleError('console.root.unconstrained', { id: box.id });
-    return applyRoot(planInstall, box.pin.pem, box.name, this.deps.trustHost ?? currentTrustHost(), this.deps.run);
+    // A reinstalled box's new root replaces its old one there, rather than adding another root each time.
+    if (box.systemTrust && box.systemTrust.pem !== box.pin.pem) await this.removeSystemTrust(box);
+    const results = await applyRoot(planInstall, box.pin.pem, box.name, this.trustHost(), this.deps.run);
+    // Recorded per store, so removal (removeTrust, forgetBox) undoes exactly what was done.
+    const done = results.filter((r) => r.state === 'done').map((r) => r.store);
+    const recorded = this.deps.store.get(box.id).systemTrust;
+    const before = recorded?.pem === box.pin.pem ? recorded.stores : [];
+    this.deps.store.recordSystemTrust(box.id, { pem: box.pin.pem, name: box.name, stores: [...new Set([...before, ...done])] });
+    this.deps.discovery.changed();
+    return results;
   }
 
   private namesOf(box: KnownBox): string[] {

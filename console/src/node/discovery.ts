@@ -48,7 +48,7 @@ export function sameBox(a: Announcement, box: KnownBox): boolean {
  * The box list: every announced box merged with the boxes the user added or trusted. A known box
  * that is announced shows once, with both sources; one that is not stays listed as not seen.
  */
-export class Discovery extends EventEmitter<{ change: [ListedBox[]] }> {
+export class Discovery extends EventEmitter<{ change: [ListedBox[]]; announced: [Announcement] }> {
   private readonly announced = new Map<string, Announcement>();
   private stopBrowser: (() => void) | null = null;
 
@@ -61,6 +61,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]] }> {
       (a) => {
         this.announced.set(a.key, a);
         this.changed();
+        this.emit('announced', a);
       },
       (key) => {
         if (this.announced.delete(key)) this.changed();
@@ -93,6 +94,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]] }> {
         known: true,
         pinned: box.pin?.sha256 ?? null,
         pinnedScope: box.pin ? rootScope(box.pin.pem) : null,
+        systemTrust: box.systemTrust?.stores ?? [],
         warning: box.warning,
       };
     });
@@ -108,6 +110,7 @@ export class Discovery extends EventEmitter<{ change: [ListedBox[]] }> {
         known: false,
         pinned: null,
         pinnedScope: null,
+        systemTrust: [],
         warning: null,
       });
     }

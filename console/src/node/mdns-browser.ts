@@ -1,12 +1,10 @@
 import { Bonjour, type Service } from 'bonjour-service';
+import { mdnsServiceTypes as serviceTypes, readMdnsTxt } from '../../../shared/src/mdns.ts';
 import type { Announcement, MdnsBrowser } from './discovery.ts';
 
-/** The two service types a box announces (issue 17): installed, and waiting for installation. */
-export const serviceTypes = { installed: 'cellar', installer: 'cellar-installer' } as const;
-
 function announcementOf(service: Service, mode: Announcement['mode']): Announcement {
-  const txt = (service.txt ?? {}) as Record<string, unknown>;
-  const text = (key: string) => (typeof txt[key] === 'string' && txt[key] !== '' ? (txt[key] as string) : null);
+  // The keys the daemon's announcer writes (shared/src/mdns.ts): one definition for both ends.
+  const txt = readMdnsTxt(service.txt);
   // Without a routable address (a box announcing only on loopback) the answer's sender is the box.
   const addresses = service.addresses?.length ? service.addresses : service.referer ? [service.referer.address] : [];
   return {
@@ -16,9 +14,9 @@ function announcementOf(service: Service, mode: Announcement['mode']): Announcem
     port: service.port,
     addresses,
     mode,
-    installId: text('installId'),
-    version: text('version'),
-    scheme: text('scheme') === 'http' ? 'http' : 'https',
+    installId: txt.installId,
+    version: txt.version,
+    scheme: txt.scheme,
   };
 }
 

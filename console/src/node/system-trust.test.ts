@@ -168,4 +168,49 @@ describe('console system trust: the root into the system stores with their own t
     expect((await service.trustOnSystem(box.id))[0]).to.deep.include({ store: 'nss', state: 'done' });
     expect(listNss(path.join(dir, 'service-home'))).to.include(rootEntry(rootPem, box.name, 'unused').nickname);
   });
+
+  it('removes trust through the same plans: the stores the console wrote to, the pin; forgetting asks whether to', async () => {
+    const store = new BoxStore(path.join(dir, 'remove.json'));
+    const serviceHome = path.join(dir, 'remove-home');
+    const service = new ConsoleService({
+      store,
+      discovery: new Discovery({ browser: { start: () => () => {} }, known: () => store.list() }),
+      trustHost: { ...host, home: serviceHome },
+    });
+    const nickname = (name: string) => rootEntry(rootPem, name, 'unused').nickname;
+    const trusted = async (url: string) => {
+      const box = store.add({ url });
+      store.pin(box.id, { pem: rootPem, sha256: new X509Certificate(rootPem).fingerprint256 });
+      await service.trustOnSystem(box.id);
+      return store.get(box.id);
+    };
+    const attic = await trusted('https://attic.home.arpa');
+    // Only the store that took the root is recorded (no pkexec here: the system store did not).
+    expect(service.listBoxes().find((b) => b.id === attic.id)!.systemTrust).to.deep.equal(['nss']);
+    expect(listNss(serviceHome)).to.include(nickname(attic.name));
+    const removed = await service.removeTrust(attic.id);
+    expect(removed).to.deep.equal([{ store: 'nss', state: 'done', tool: null, package: null, detail: null }]);
+    expect(listNss(serviceHome)).to.not.include(nickname(attic.name));
+    expect(service.listBoxes().find((b) => b.id === attic.id)).to.deep.include({ pinned: null, systemTrust: [], known: true });
+    expect(await service.removeTrust(attic.id)).to.deep.equal([]);
+
+    // Forgetting without removing keeps the system's entry; with it, the entry goes too.
+    const cellar = await trusted('https://cellar.home.arpa');
+    expect(await service.forgetBox(cellar.id, false)).to.deep.equal([]);
+    expect(listNss(serviceHome)).to.include(nickname(cellar.name));
+    const again = await trusted('https://cellar.home.arpa');
+    expect((await service.forgetBox(again.id, true)).map((r) => r.state)).to.deep.equal(['done']);
+    expect(listNss(serviceHome)).to.not.include(nickname(again.name));
+    expect(service.listBoxes().map((b) => b.url)).to.deep.equal(['https://attic.home.arpa:7484']);
+
+    // A reinstalled box: its new root, trusted on this computer, replaces the old one there.
+    const reinstalled = await trusted('https://cellar.home.arpa');
+    const newRoot = (await createAuthority({ now: Date.now(), hostname: 'cellar', localDomain: 'home.arpa' })).rootPem;
+    store.pin(reinstalled.id, { pem: newRoot, sha256: new X509Certificate(newRoot).fingerprint256 });
+    expect((await service.trustOnSystem(reinstalled.id)).map((r) => r.state)).to.deep.equal(['done', 'missing']);
+    const listed = listNss(serviceHome);
+    expect(listed).to.include(rootEntry(newRoot, reinstalled.name, 'unused').nickname);
+    expect(listed).to.not.include(nickname(reinstalled.name));
+    expect(store.get(reinstalled.id).systemTrust).to.deep.include({ pem: newRoot, stores: ['nss'] });
+  });
 });

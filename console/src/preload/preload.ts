@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import type { BridgeProblem, ConsoleBridge, ListedBox } from '../bridge.ts';
+import { isConsoleFrame } from '../node/shell-policy.ts';
 
 /** The minimal bridge of the console's own page: each call is one IPC the main process checks. */
 type Answer<T> = { ok: true; value: T } | { ok: false; problem: BridgeProblem };
@@ -18,7 +19,8 @@ const bridge = {
     return () => void ipcRenderer.removeListener('console:boxes', handler);
   },
   addBox: (url) => call('addBox', url),
-  forgetBox: (id) => call('forgetBox', id),
+  forgetBox: (id, removeSystemTrust) => call('forgetBox', id, removeSystemTrust),
+  removeTrust: (id) => call('removeTrust', id),
   offerRoot: (id) => call('offerRoot', id),
   trustBox: (id, fingerprint) => call('trustBox', id, fingerprint),
   trustOnSystem: (id) => call('trustOnSystem', id),
@@ -27,5 +29,5 @@ const bridge = {
   installer: (request) => call('installer', request),
 } satisfies ConsoleBridge;
 
-// The preload runs only in the console's window (box windows have none); its page is a file of the app.
-if (location.protocol === 'file:') contextBridge.exposeInMainWorld('cellarConsole', bridge);
+// The preload runs only in the console's window (box windows have none); its page is on app://console.
+if (isConsoleFrame(location.href)) contextBridge.exposeInMainWorld('cellarConsole', bridge);

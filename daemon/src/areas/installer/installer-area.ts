@@ -24,6 +24,7 @@ import { makeBoxAuthority } from './box-authority.ts';
 import { seedBox } from './box-seed.ts';
 import { InstallerClaim } from './claim.ts';
 import { readInstallId } from './install-id.ts';
+import { mdnsServiceTypes, mdnsTxt } from '../../../../shared/src/mdns.ts';
 import { installedHandlers, installerHandlers } from './installer.routes.ts';
 import { InstallerService } from './installer.service.ts';
 import { openOnMedium } from './medium-gate.ts';
@@ -105,8 +106,9 @@ export async function createInstallerArea(deps: InstallerAreaDeps) {
   const announce = async (server: Server) => {
     const port = (server.address() as AddressInfo).port;
     const installId = service?.installId ?? (await readInstallId(config.dataDir))?.installId ?? '';
-    const txt = { id: installId, version: product.version, scheme: medium || config.https ? 'https' : 'http' };
-    announcer?.start({ type: medium ? 'cellar-installer' : 'cellar', name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
+    const txt = mdnsTxt({ installId, version: product.version, scheme: medium || config.https ? 'https' : 'http' });
+    const type = medium ? mdnsServiceTypes.installer : mdnsServiceTypes.installed;
+    announcer?.start({ type, name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
   };
 
   let screenTimer: NodeJS.Timeout | null = null;

@@ -13,6 +13,7 @@ import type { HostIdentity } from './box-names.ts';
 import { tlsHandlers } from './tls.routes.ts';
 import { TlsService, type PresentedCertificate } from './tls.service.ts';
 import { TlsStore } from './tls-store.ts';
+import { announceRoot } from './root-announcement.ts';
 
 export interface TlsAreaDeps {
   dataDir: string;
@@ -25,6 +26,8 @@ export interface TlsAreaDeps {
   host?: () => HostIdentity;
   /** Tells every administrator (the notifications area): the box replaced an outdated authority. */
   notifyAdministrators?: (notification: NewNotification) => Promise<void>;
+  /** Where the root's fingerprint is shown at start besides the journal (root-announcement.ts); null: the journal only. */
+  screen?: string | null;
 }
 
 /** What administrators are told when the box replaced an authority whose root could vouch for any name. */
@@ -83,11 +86,13 @@ export function createTlsArea(deps: TlsAreaDeps) {
     /** The daemon's server: HTTPS with the presented certificate, or plain HTTP. */
     async createServer(app: Express): Promise<Server> {
       // An authority already made is loaded at start over HTTP too: one of the old kind is replaced now, not at its first use.
+      const announce = () => announceRoot(deps.logger, store.rootPem()!, deps.screen ?? null);
       if (!deps.https) {
-        if (store.rootPem() !== null) await service.ready();
+        if (store.rootPem() !== null) await service.ready().then(announce);
         return createHttpServer(app);
       }
       await service.ready();
+      announce();
       httpsServer = createHttpsServer(secureContextOf(service.presented()), app);
       return httpsServer;
     },
