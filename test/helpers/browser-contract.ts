@@ -55,7 +55,9 @@ async function checkExchange(response: PageResponse): Promise<void> {
   const requestHeaders = new Headers(flatten(await request.allHeaders()));
   const postData = request.postDataBuffer();
   const json = (requestHeaders.get('content-type') ?? '').includes('json');
-  const sent = postData === null ? undefined : json ? postData.toString('utf8') : rawBody;
+  // Playwright holds no copy of a streamed body (a File or Blob upload): its headers still say one was sent.
+  const streamed = postData === null && (requestHeaders.has('content-type') || Number(requestHeaders.get('content-length') ?? 0) > 0);
+  const sent = postData !== null ? (json ? postData.toString('utf8') : rawBody) : streamed ? rawBody : undefined;
   const refused = checker.requestMismatch({ method, url, headers: requestHeaders, body: sent });
 
   const status = response.status();

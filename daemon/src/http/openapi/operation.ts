@@ -94,14 +94,43 @@ function successResponse(registry: SchemaRegistry, route: RouteDef): Record<stri
   return { description: 'Success', content: { 'application/json': { schema: registry.convert(route.response) } } };
 }
 
+const textHeader = (description: string, required = false) => ({ description, required, schema: { type: 'string' } });
+
+/** The answer headers of a route that takes conditional or range headers, by the statuses that carry them. */
+function fileAnswerHeaders(route: RouteDef): { full: Record<string, unknown>; part: Record<string, unknown>; notModified: Record<string, unknown> } {
+  const headers = route.headers ?? [];
+  const conditional = headers.includes('If-None-Match') || headers.includes('If-Modified-Since');
+  const version: Record<string, unknown> = conditional
+    ? {
+        ETag: textHeader('The version of the content, for If-None-Match (and If-Range)'),
+        'Last-Modified': textHeader('When the content last changed, for If-Modified-Since'),
+      }
+    : {};
+  const ranges: Record<string, unknown> = headers.includes('Range') ? { 'Accept-Ranges': textHeader('`bytes`: the content can be asked for in ranges') } : {};
+  return {
+    full: { ...version, ...ranges },
+    part: { ...version, ...ranges, 'Content-Range': textHeader('The range sent and the full length: `bytes <first>-<last>/<length>`', true) },
+    notModified: version,
+  };
+}
+
 /** The answers of a route that takes conditional or range headers: 304, and 206 with one part of the content. */
 function conditionalResponses(registry: SchemaRegistry, route: RouteDef): Record<string, unknown> {
   const headers = route.headers ?? [];
+  const answer = fileAnswerHeaders(route);
   const out: Record<string, unknown> = {};
-  if (headers.includes('Range')) out['206'] = { ...successResponse(registry, route), description: 'One range of the content (Range), with Content-Range' };
+  if (headers.includes('Range'))
+    out['206'] = { ...successResponse(registry, route), description: 'One range of the content (Range), with Content-Range', headers: answer.part };
   if (headers.includes('If-None-Match') || headers.includes('If-Modified-Since'))
-    out['304'] = { description: 'Not modified: If-None-Match (or If-Modified-Since) matches the current version' };
+    out['304'] = { description: 'Not modified: If-None-Match (or If-Modified-Since) matches the current version', headers: answer.notModified };
   return out;
+}
+
+/** The success answer, with the headers a file answer carries (ETag, Last-Modified, Accept-Ranges) where the route takes conditions or ranges. */
+function successWithHeaders(registry: SchemaRegistry, route: RouteDef): Record<string, unknown> {
+  const success = successResponse(registry, route);
+  const { full } = fileAnswerHeaders(route);
+  return Object.keys(full).length > 0 ? { ...success, headers: full } : success;
 }
 
 function describeOperation(route: RouteDef): string {
@@ -126,6 +155,6 @@ export function buildOperation(registry: SchemaRegistry, area: string, route: Ro
   if (params.length > 0) operation.parameters = params;
   const body = requestBody(registry, route.body);
   if (body) operation.requestBody = body;
-  operation.responses = { [String(route.status)]: successResponse(registry, route), ...conditionalResponses(registry, route), ...errorResponses(route) };
+  operation.responses = { [String(route.status)]: successWithHeaders(registry, route), ...conditionalResponses(registry, route), ...errorResponses(route) };
   return operation;
 }
