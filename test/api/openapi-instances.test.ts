@@ -120,8 +120,13 @@ describe('OpenAPI document: instances of requests and answers', () => {
       expect(Object.keys(op?.responses ?? {})).to.include.members(['200', '206', '304', '416']);
       const url = new URL(`${box.url}/api/files/1/content?path=a.txt`);
       await checker.checkResponse('GET', url, new Response('text', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
-      await checker.checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain' } }));
-      await checker.checkResponse('GET', url, new Response(null, { status: 304 }));
+      await checker.checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain', 'Content-Range': 'bytes 0-1/4' } }));
+      await checker.checkResponse('GET', url, new Response(null, { status: 304, headers: { ETag: '"1-4-5"' } }));
+      // One range is useless without where it lies: the document requires Content-Range on a 206.
+      const bare = await checker
+        .checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain' } }))
+        .catch((e: unknown) => e);
+      expect(String(bare)).to.match(/files\.download: response 206 lacks the header Content-Range/);
       const wallpaper = doc.paths['/api/desktop/wallpaper']?.get;
       expect(Object.keys(wallpaper?.responses ?? {})).to.include('304');
       expect(Object.keys(doc.paths['/api/files/{shareId}/thumbnail']?.get?.responses ?? {})).to.include('304');

@@ -2,6 +2,7 @@ import type Joi from 'joi';
 import type { Access, RawBody, RouteDef } from '../../../../shared/src/api/route.ts';
 import { isRaw } from '../register-routes.ts';
 import { errorResponses, isStateChanging, needsCsrf, routeErrorCodes } from './route-errors.ts';
+import { withRequestText } from './request-text.ts';
 import type { JsonSchema, SchemaRegistry } from './schema-registry.ts';
 
 type Parameter = {
@@ -53,7 +54,7 @@ function objectParameters(registry: SchemaRegistry, schema: Joi.ObjectSchema, wh
   const properties = (converted.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((converted.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => {
-    const parameter: Parameter = { name, in: where, required: where === 'path' || required.has(name), schema: property };
+    const parameter: Parameter = { name, in: where, required: where === 'path' || required.has(name), schema: withRequestText(property) };
     const description = [property.description, conditionalRequirement(converted, name)].filter((d) => typeof d === 'string');
     if (description.length > 0) parameter.description = description.join(' ');
     // The daemon parses nested query objects (`filter[kind]=x`), which OpenAPI calls deepObject.
@@ -66,7 +67,7 @@ function parameters(registry: SchemaRegistry, route: RouteDef): Parameter[] {
   const list: Parameter[] = route.params ? objectParameters(registry, route.params, 'path') : [];
   // OpenAPI requires every template parameter to be declared, even where the route has no params schema.
   for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
-    if (name && !list.some((p) => p.name === name)) list.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    if (name && !list.some((p) => p.name === name)) list.push({ name, in: 'path', required: true, schema: withRequestText({ type: 'string' }) });
   }
   if (route.query) list.push(...objectParameters(registry, route.query, 'query'));
   for (const header of route.headers ?? []) list.push({ name: header, in: 'header', required: false, schema: { type: 'string' } });
@@ -83,9 +84,10 @@ function requestBody(registry: SchemaRegistry, body: RouteDef['body']): Record<s
   if (isRaw(body)) return { required: true, content: rawContent(body) };
   const schema = registry.convert(body);
   const resolved = registry.resolve(schema);
-  // An object body whose fields are all optional may be left out: it then counts as `{}`.
-  const required = resolved.type !== 'object' || ((resolved.required as string[] | undefined) ?? []).length > 0;
-  return { required, content: { 'application/json': { schema } } };
+  // An object body whose fields are all optional may be left out: it then counts as `{}`, unless it needs a key.
+  const needsKey = ((resolved.allOf as JsonSchema[] | undefined) ?? []).some((part) => typeof part.minProperties === 'number' && part.minProperties > 0);
+  const required = resolved.type !== 'object' || ((resolved.required as string[] | undefined) ?? []).length > 0 || needsKey;
+  return { required, content: { 'application/json': { schema: withRequestText(schema) } } };
 }
 
 function successResponse(registry: SchemaRegistry, route: RouteDef): Record<string, unknown> {
