@@ -152,7 +152,14 @@ export class ContractChecker {
     if (request.body === rawBody && !type) return;
     const media = mediaEntry(content, type);
     if (!media) throw new ContractMismatch(`${op.operationId}: request content type ${type || '(none)'} is not one of ${Object.keys(content).join(', ')}`);
-    if (type === 'application/json') this.check(op, 'request body', media.schema, JSON.parse(String(request.body)));
+    if (type !== 'application/json') return;
+    let body: unknown;
+    try {
+      body = JSON.parse(String(request.body));
+    } catch {
+      throw new ContractMismatch(`${op.operationId}: the request body is not JSON`);
+    }
+    this.check(op, 'request body', media.schema, body);
   }
 
   /**
