@@ -91,8 +91,12 @@ export function watchContext(context: BrowserContext): void {
   });
 }
 
-/** A browser whose every context, made by newContext or newPage, is watched. */
+/** Under mocha, where the hooks below report what the checks find; a benchmark measures the desktop alone. */
+const underMocha = typeof afterEach === 'function' && typeof after === 'function';
+
+/** A browser whose every context, made by newContext or newPage, is watched (under mocha). */
 export function watchBrowser(browser: Browser): Browser {
+  if (!underMocha) return browser;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
@@ -110,7 +114,7 @@ export async function takeMismatches(): Promise<string[]> {
 
 // Root hooks (mocha loads this module with the e2e files, through browser.ts): a mismatch fails the test during
 // which the browser made the call; one seen after the last test fails the run's final hook.
-if (typeof afterEach === 'function' && typeof after === 'function') {
+if (underMocha) {
   afterEach(async function () {
     const seen = await takeMismatches();
     // A hook's error() fails the test it ran after, and the rest of the file still runs.
