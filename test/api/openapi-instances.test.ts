@@ -120,11 +120,41 @@ describe('OpenAPI document: instances of requests and answers', () => {
       expect(Object.keys(op?.responses ?? {})).to.include.members(['200', '206', '304', '416']);
       const url = new URL(`${box.url}/api/files/1/content?path=a.txt`);
       await checker.checkResponse('GET', url, new Response('text', { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
-      await checker.checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain' } }));
-      await checker.checkResponse('GET', url, new Response(null, { status: 304 }));
+      await checker.checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain', 'Content-Range': 'bytes 0-1/4' } }));
+      await checker.checkResponse('GET', url, new Response(null, { status: 304, headers: { ETag: '"1-4-5"' } }));
+      // One range is useless without where it lies: the document requires Content-Range on a 206.
+      const bare = await checker
+        .checkResponse('GET', url, new Response('te', { status: 206, headers: { 'Content-Type': 'text/plain' } }))
+        .catch((e: unknown) => e);
+      expect(String(bare)).to.match(/files\.download: response 206 lacks the header Content-Range/);
       const wallpaper = doc.paths['/api/desktop/wallpaper']?.get;
       expect(Object.keys(wallpaper?.responses ?? {})).to.include('304');
       expect(Object.keys(doc.paths['/api/files/{shareId}/thumbnail']?.get?.responses ?? {})).to.include('304');
+    });
+  });
+
+  describe('as strict as the daemon where the hostile-input sweep found the document looser', () => {
+    // Each request here is refused by the daemon with a schema refusal (400); the document must refuse it too.
+    it('refuses control characters in strings and keys of every request part, at any depth', () => {
+      expect(requestMismatch('PATCH', '/api/users/2', { displayName: 'a\u0000b' })).to.match(/^users\.update: request body .*\/displayName must match pattern/);
+      expect(requestMismatch('GET', '/api/logs?search=%1B%5B31m')).to.match(/^logs\.list: query parameter search .*must match pattern/);
+      expect(requestMismatch('PUT', '/api/desktop/layout', { windows: [{ 'ti\u0007tle': 'x' }] })).to.match(/property name/);
+      expect(requestMismatch('PATCH', '/api/users/2', { displayName: 'tab\tand\r\nlines' })).to.equal(null);
+    });
+
+    it('narrows each case of a conditional body to its kind, and refuses an object that needs one key', () => {
+      expect(requestMismatch('POST', '/api/storage/plans', { kind: 'a', pool: 'tank' })).to.match(/^storage\.createPlan: request body/);
+      expect(requestMismatch('POST', '/api/storage/plans', { kind: 'pool.create' })).to.match(/^storage\.createPlan: request body/);
+      expect(requestMismatch('POST', '/api/storage/plans', { kind: 'pool.export', pool: 'tank' })).to.equal(null);
+      expect(requestMismatch('PATCH', '/api/shares/1', {})).to.match(/^shares\.update: request body .*minProperties/);
+      expect(requestMismatch('PUT', '/api/store/settings', {})).to.match(/^store\.settings: request body .*minProperties/);
+    });
+
+    it('takes a quota of 0 or at least 1 MiB, and base64 as joi means it', () => {
+      expect(requestMismatch('PUT', '/api/homes/users/2/quota', { quotaBytes: 1 })).to.match(/^homes\.setQuota: request body/);
+      for (const quotaBytes of [0, null, 1024 * 1024]) expect(requestMismatch('PUT', '/api/homes/users/2/quota', { quotaBytes })).to.equal(null);
+      expect(requestMismatch('POST', '/api/system/backup/inspect', { password: 'p', backup: 'a' })).to.match(/\/backup must match pattern/);
+      expect(requestMismatch('POST', '/api/system/backup/inspect', { password: 'p', backup: Buffer.from('backup').toString('base64') })).to.equal(null);
     });
   });
 

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { CatalogSource } from '../../build/scripts/build-catalog.ts';
-import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { storeRoutes } from '../../shared/src/api/store.ts';
+import { send } from '../../shared/src/client.ts';
+import { checkedFetch, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { contractChecker } from '../helpers/openapi-check.ts';
 import { startGitHttp, startStuckServer, type LoopbackServer } from '../helpers/git-servers.ts';
 import { sleep } from '../helpers/jobs.ts';
 import { appFolder, catalogBranch, ended, pngBytes, testSigningKey } from '../helpers/store-catalogs.ts';
@@ -122,6 +125,40 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
       404,
     );
     await expectProblem(admin.api.store.app({ params: { catalog: 'project', appId: 'org.example.none' } }), 'store.app.not_found', 404);
+  });
+
+  it('answers ranges (206) and revalidations (304) of icons and screenshots as the document describes them', async () => {
+    // Request and answer both checked against the served document, as the typed client's calls are.
+    const checked = { baseUrl: box.url, fetch: checkedFetch(admin.fetch, () => contractChecker(box.url), 'both') };
+    const params = { catalog: 'project', appId: 'org.example.notes', version: '1.1.0', name: 'home.png' };
+    const full = await send(checked, storeRoutes.screenshot, { params });
+    expect(full.status).to.equal(200);
+    const etag = full.headers.get('etag');
+    expect(etag).to.match(/^"[0-9a-f]{64}"$/);
+    expect(full.headers.get('accept-ranges')).to.equal('bytes');
+
+    const part = await send(checked, storeRoutes.screenshot, { params, headers: { Range: 'bytes=0-7' } });
+    expect(part.status).to.equal(206);
+    expect(part.headers.get('content-range')).to.equal(`bytes 0-7/${pngBytes.length}`);
+    expect(part.headers.get('content-type')).to.contain('image/png');
+    expect(Buffer.from(await part.arrayBuffer())).to.deep.equal(pngBytes.subarray(0, 8));
+
+    // Node's fetch adds Cache-Control: no-cache to a conditional request unless one is given, and Express's
+    // file sending then answers in full; a browser revalidates with max-age=0.
+    const revalidate = { 'Cache-Control': 'max-age=0' };
+    const unchanged = await send(checked, storeRoutes.screenshot, { params, headers: { ...revalidate, 'If-None-Match': etag! } });
+    expect(unchanged.status).to.equal(304);
+    const iconParams = { catalog: 'project', appId: 'org.example.notes', version: '1.1.0' };
+    const lastModified = (await send(checked, storeRoutes.icon, { params: iconParams })).headers.get('last-modified');
+    const sinceDate = await send(checked, storeRoutes.icon, { params: iconParams, headers: { ...revalidate, 'If-Modified-Since': lastModified! } });
+    expect(sinceDate.status).to.equal(304);
+    expect(sinceDate.headers.get('etag')).to.be.a('string');
+
+    // A range past the end is the contract's 416 with the file's length, not a server error.
+    const past = await send(checked, storeRoutes.screenshot, { params, headers: { Range: `bytes=${pngBytes.length + 10}-` } });
+    expect(past.status).to.equal(416);
+    expect(past.headers.get('content-range')).to.equal(`bytes */${pngBytes.length}`);
+    expect(await past.json()).to.include({ code: 'fs.range.not_satisfiable' });
   });
 
   it('refuses a package whose bytes differ from the index, and one that needs a newer box', async () => {

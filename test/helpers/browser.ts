@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { watchBrowser } from './browser-contract.ts';
 import { adminPassword, startTestDaemon, type TestDaemon } from './daemon.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -30,9 +31,10 @@ export function assertBrowserPrerequisites(): void {
 /**
  * Debian's Chromium, headless, with the flags this machine's closed network needs (../shared/machine-notes.md).
  * `env` replaces the browser's environment (a HOME whose NSS database trusts a test root).
+ * Every API call its pages make is checked against the daemon's document (browser-contract.ts).
  */
-export function launchChromium(env?: Record<string, string>): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(env?: Record<string, string>): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     ...(env ? { env } : {}),
@@ -46,6 +48,7 @@ export function launchChromium(env?: Record<string, string>): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  return watchBrowser(browser);
 }
 
 export interface BrowserBox {

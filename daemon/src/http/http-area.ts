@@ -7,7 +7,6 @@ import type { Logger } from '../core/logger.ts';
 import { product } from '../core/product.ts';
 import { secretFile } from '../core/secret-file.ts';
 import { createHttpApp, sessionMiddleware } from './app.ts';
-import { docsAssets } from './openapi/docs-assets.ts';
 import { docsHandlers } from './openapi/docs-handlers.ts';
 import { registerArea, type RouteDeps } from './register-routes.ts';
 
@@ -36,7 +35,6 @@ export function createHttpArea(o: HttpAreaOptions) {
     mountApi: (router: Router) => {
       o.mountAreas(router, routeDeps);
       registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger: o.logger }), routeDeps);
-      router.use(docsAssets());
     },
   };
   const sessions = sessionMiddleware(options);

@@ -16,7 +16,7 @@ function fieldErrors(error: Joi.ValidationError): FieldError[] {
  * holds them, and a NUL cuts strings short in C libraries, SQLite and file names.
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const controlCharacter = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+export const controlCharacter = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 interface PathNode {
   key: string;

@@ -1,4 +1,9 @@
+import Joi from 'joi';
 import { defineRoute } from './route.ts';
+
+/** The files the docs page loads, served by the daemon itself so the page needs no CDN. */
+export const docsAssetNames = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'docs-init.js', 'docs.css'] as const;
+export type DocsAssetName = (typeof docsAssetNames)[number];
 
 /** The API's own description: the OpenAPI document and the page that renders it for people. */
 export const docsRoutes = {
@@ -20,6 +25,22 @@ export const docsRoutes = {
     summary: 'The API documentation for people, with the error code catalog (`#error-<code>` anchors)',
     status: 200,
     response: { raw: true, contentType: 'text/html' },
+    errors: [],
+  }),
+  asset: defineRoute({
+    id: 'docs.asset',
+    method: 'GET',
+    path: '/api/docs/assets/{file}',
+    access: 'public',
+    summary: 'A file of the documentation page (Swagger UI and the page’s own script and style), cached an hour and revalidated by date (If-Modified-Since)',
+    params: Joi.object<{ file: DocsAssetName }, true>({
+      file: Joi.string()
+        .valid(...docsAssetNames)
+        .required(),
+    }),
+    headers: ['If-Modified-Since'],
+    status: 200,
+    response: { raw: true, contentType: ['text/css', 'text/javascript', 'image/png'] },
     errors: [],
   }),
 };

@@ -236,6 +236,9 @@ const screenshotParams = Joi.object<{ catalog: string; appId: string; version: s
 const catalogErrors = ['store.catalog.not_found'] as const;
 const appErrors = ['store.catalog.not_found', 'store.catalog.not_fetched', 'store.app.not_found'] as const;
 const imageErrors = [...appErrors, 'store.version.not_found', 'store.image.not_found', 'store.package.hash_mismatch'] as const;
+/** Catalog images are sent as files: in ranges and revalidated by ETag or date. */
+const imageHeaders = ['Range', 'If-Range', 'If-None-Match', 'If-Modified-Since'] as const;
+const imageAnswerErrors = [...imageErrors, 'fs.range.not_satisfiable'] as const;
 
 export const storeRoutes = {
   state: defineRoute({
@@ -295,7 +298,8 @@ export const storeRoutes = {
     query: Joi.object<{ name?: string }, true>({ name: Joi.string().pattern(iconNamePattern, 'icon name') }),
     status: 200,
     response: { raw: true, contentType: 'image/svg+xml' },
-    errors: imageErrors,
+    headers: imageHeaders,
+    errors: imageAnswerErrors,
   }),
   package: defineRoute({
     id: 'store.package',
@@ -327,7 +331,8 @@ export const storeRoutes = {
     params: screenshotParams,
     status: 200,
     response: { raw: true, contentType: ['image/png', 'image/jpeg', 'image/webp'] },
-    errors: imageErrors,
+    headers: imageHeaders,
+    errors: imageAnswerErrors,
   }),
   updateCatalog: defineRoute({
     id: 'store.updateCatalog',

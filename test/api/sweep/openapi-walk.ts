@@ -18,6 +18,7 @@ export type JsonSchema = {
   minimum?: number;
   maximum?: number;
   minItems?: number;
+  allOf?: JsonSchema[];
 };
 
 export interface Operation {
@@ -41,11 +42,14 @@ interface Document {
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
-/** A schema with its top-level $ref followed (nested ones are followed by the generators as they go). */
+/** A schema with its top-level $ref followed (nested ones are followed by the generators as they go), and the RequestText rule set aside. */
 export function resolver(doc: Document): (schema: JsonSchema | undefined) => JsonSchema {
   return function resolve(schema) {
     if (!schema) return {};
     if (schema.$ref) return resolve(doc.components?.schemas?.[schema.$ref.split('/').pop() as string]);
+    // A request part's own schema beside the rule every request meets (RequestText): the generators take the former.
+    const [own, rule, ...more] = schema.allOf ?? [];
+    if (own && rule?.$ref?.endsWith('/RequestText') && more.length === 0) return resolve(own);
     return schema;
   };
 }

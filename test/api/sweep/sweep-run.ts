@@ -95,6 +95,35 @@ export async function contractFinding(base: string, method: string, url: string,
   }
 }
 
+/** The codes of a request that its route's schemas refused. */
+const schemaRefusals = new Set(['request.body.invalid', 'request.query.invalid', 'request.params.invalid', 'request.headers.invalid']);
+
+/**
+ * A request the document validates but the daemon refuses with a schema refusal (400): the document
+ * is looser than the daemon there, and a client built on it would send what is refused. Null otherwise.
+ */
+export async function looserFinding(
+  base: string,
+  method: string,
+  url: string,
+  sent: { body?: string; contentType?: string },
+  res: Response,
+): Promise<string | null> {
+  if (res.status !== 400 || !(res.headers.get('content-type') ?? '').startsWith('application/problem+json')) return null;
+  const problem = (await res.clone().json()) as { code?: string; params?: { errors?: { path: string; message: string }[] } };
+  if (!schemaRefusals.has(problem.code ?? '')) return null;
+  // JSON Schema has no keyword for depth: the document states the daemon's limit in words (RequestText).
+  const errors = problem.params?.errors ?? [];
+  if (errors.length > 0 && errors.every((e) => /^must not nest deeper than \d+ levels$/.test(e.message))) return null;
+  const headers = new Headers(sent.body === undefined ? {} : { 'Content-Type': sent.contentType ?? 'application/json' });
+  let checker = checkers.get(base);
+  if (!checker) checkers.set(base, (checker = contractChecker(base)));
+  const mismatch = (await checker).requestMismatch({ method, url: new URL(base + url), headers, body: sent.body });
+  if (mismatch !== null) return null;
+  const why = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  return `the document accepts this request, the daemon refused it with ${problem.code} (${why})`;
+}
+
 /** Sends them as `caller`; answers the findings, `<operation> <what> as <caller>: <problem>`. */
 export async function sweepOperation(base: string, caller: Caller, op: Operation, requests: HostileRequest[]): Promise<string[]> {
   const findings: string[] = [];
@@ -102,7 +131,10 @@ export async function sweepOperation(base: string, caller: Caller, op: Operation
     const url = r.query ? `${r.path}?${r.query}` : r.path;
     try {
       const res = await send(base, caller, op.method, url, { body: r.body, contentType: r.contentType });
-      const wrong = (await contractFinding(base, op.method, url, res)) ?? (await judge(op, res));
+      const wrong =
+        (await contractFinding(base, op.method, url, res)) ??
+        (await looserFinding(base, op.method, url, { body: r.body, contentType: r.contentType }, res)) ??
+        (await judge(op, res));
       if (wrong) findings.push(`${op.id} ${r.what} as ${caller.name}: ${wrong}`);
     } catch (err) {
       findings.push(`${op.id} ${r.what} as ${caller.name}: the connection dropped (${err instanceof Error ? err.message : String(err)})`);

@@ -116,13 +116,20 @@ export class StoreBrowse {
   }
 
   /** An icon (first one unless named) or a screenshot: a file of the verified copy whose bytes match the index. */
-  async image(catalog: string, appId: string, version: string, kind: 'icon' | 'screenshot', name: string | undefined): Promise<{ file: string; type: string }> {
+  async image(
+    catalog: string,
+    appId: string,
+    version: string,
+    kind: 'icon' | 'screenshot',
+    name: string | undefined,
+  ): Promise<{ file: string; type: string; etag: string }> {
     const { copy, v } = await this.version(catalog, appId, version);
     const list = kind === 'icon' ? v.icons : v.screenshots;
     const entry = name === undefined ? list[0] : list.find((i) => i.name === name);
     if (!entry) throw new ProblemError('store.image.not_found', { name: name ?? 'icon' });
     const file = await checkedFile(copy.root, entry.path, entry.sha256);
-    return { file, type: imageTypes[entry.name.split('.').pop() ?? ''] ?? 'application/octet-stream' };
+    // The index's hash names this very content: a strong ETag that holds across fetches of the catalog.
+    return { file, type: imageTypes[entry.name.split('.').pop() ?? ''] ?? 'application/octet-stream', etag: `"${entry.sha256}"` };
   }
 
   /**

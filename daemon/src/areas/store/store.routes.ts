@@ -1,15 +1,30 @@
+import { statSync } from 'node:fs';
 import type { Response } from 'express';
 import type { storeRoutes } from '../../../../shared/src/api/store.ts';
+import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { StoreBrowse } from './store-browse.ts';
 import type { StoreService } from './store.service.ts';
 
-/** Images of catalogs are someone else's files: never run, never sniffed into another type. */
-function sendImage(res: Response, image: { file: string; type: string }): Promise<void> {
+/**
+ * Images of catalogs are someone else's files: never run, never sniffed into another type. Sent as files
+ * (ranges, the index's hash as ETag and Last-Modified for revalidation); a range past the end is the contract's 416, not a 500.
+ */
+function sendImage(res: Response, image: { file: string; type: string; etag: string }): Promise<void> {
   res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.type(image.type);
-  return new Promise((resolve, reject) => res.sendFile(image.file, { dotfiles: 'allow' }, (err) => (err ? reject(err) : resolve())));
+  // The daemon turns Express's own ETags off; sendFile takes this one for If-None-Match and If-Range.
+  res.setHeader('ETag', image.etag);
+  return new Promise((resolve, reject) =>
+    res.sendFile(image.file, { dotfiles: 'allow' }, (err?: Error & { status?: number }) => {
+      if (!err || res.headersSent) resolve();
+      else if (err.status === 416) {
+        const size = statSync(image.file).size;
+        reject(new ProblemError('fs.range.not_satisfiable', { size }, { headers: { 'Content-Range': `bytes */${size}` } }));
+      } else reject(err);
+    }),
+  );
 }
 
 export function storeHandlers(store: StoreService, browse: StoreBrowse): AreaHandlers<typeof storeRoutes> {

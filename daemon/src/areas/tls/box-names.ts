@@ -21,8 +21,11 @@ export function automaticNames(identity: HostIdentity, localDomain: string, scop
   return [...new Set(names)].filter((name) => inScope(name, scope));
 }
 
-/** An address in one spelling (IPv6 in its short form), a DNS name in lower case. */
-function canonical(name: string): string {
+/**
+ * An address in one spelling (IPv6 in its short form), a DNS name in lower case: certificates spell
+ * IPv6 addresses out in full (`0:0:0:0:0:0:0:1`), the box and its users mostly not (`::1`).
+ */
+export function canonicalName(name: string): string {
   if (isIP(name) === 6) return new URL(`http://[${name}]/`).hostname.slice(1, -1);
   return name.toLowerCase();
 }
@@ -32,9 +35,9 @@ function canonical(name: string): string {
  * covers `cellar.local`): a device holding such a certificate could pose as the box.
  */
 export function boxNameAmong(names: readonly string[], boxNames: readonly string[]): string | undefined {
-  const own = boxNames.map(canonical);
+  const own = boxNames.map(canonicalName);
   return names.find((name) => {
-    const wanted = canonical(name);
+    const wanted = canonicalName(name);
     if (own.includes(wanted)) return true;
     if (!wanted.startsWith('*.')) return false;
     const base = wanted.slice(1);

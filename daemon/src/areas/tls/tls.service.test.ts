@@ -32,15 +32,19 @@ describe('tls service: the box certificate', function () {
     store = new TlsStore(path.join(dir, 'tls'), path.join(dir, 'tls-secret'));
     // The authority of the suite, so each test makes only the box's certificate.
     store.writeAuthority(authority);
-    service = new TlsService({
+    service = serviceOf(['127.0.0.1', '192.168.1.20', '8.8.8.8', 'fe80::1']);
+  });
+
+  /** The service over this test's store, as a daemon builds it at each start, on a box with these addresses. */
+  const serviceOf = (addresses: string[]) =>
+    new TlsService({
       store,
       clock: { now: () => now },
       logger: createLogger({ level: 'error', console: false, sinks: [] }),
-      host: () => ({ hostname: 'cellar', addresses: ['127.0.0.1', '192.168.1.20', '8.8.8.8', 'fe80::1'] }),
+      host: () => ({ hostname: 'cellar', addresses }),
       https: true,
       presentedChanged: (p) => presented.push(p),
     });
-  });
 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -79,6 +83,17 @@ describe('tls service: the box certificate', function () {
       expect((err as ProblemError).params).to.deep.equal({ name: 'nas.example.com' });
     }
     expect(boxCert().serialNumber).to.equal(before);
+  });
+
+  it('keeps the certificate across starts on a box with IPv6 addresses, whose names the certificate spells out in full', async () => {
+    const addresses = ['127.0.0.1', '::1', 'fd00:0:0:0::20', 'FD00::21'];
+    await serviceOf(addresses).ready();
+    const first = boxCert();
+    expect((await serviceOf(addresses).settings()).box.names).to.include.members(['0:0:0:0:0:0:0:1', 'FD00:0:0:0:0:0:0:20']);
+    expect(boxCert().serialNumber, 'reissued at the second start').to.equal(first.serialNumber);
+    // A new address is still a change of names.
+    await serviceOf([...addresses, 'fd00::22']).ready();
+    expect(boxCert().serialNumber).to.not.equal(first.serialNumber);
   });
 
   it('renews the certificate well before it ends, by the injected clock', async () => {

@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { createAuthority, issueServerCertificate, outdatedAuthority, type AuthorityMaterial, type IssuedMaterial } from './authority.ts';
-import { automaticNames, type HostIdentity } from './box-names.ts';
+import { automaticNames, canonicalName, type HostIdentity } from './box-names.ts';
 import { checkCustomCertificate } from './custom-certificate.ts';
 import { DeviceCertificates } from './device-certificates.ts';
 import { describe, loggedFacts, namesOf } from './pki.ts';
@@ -263,8 +263,10 @@ export class TlsService {
     const cert = new X509Certificate(box.certificatePem);
     const issuedByCurrent = cert.checkIssued(new X509Certificate(this.current().intermediatePem));
     const due = Date.parse(cert.validTo) - this.deps.clock.now() < renewBeforeDays * dayMs;
-    const have = namesOf(cert).sort().join(' ');
-    const want = this.wantedNames().sort().join(' ');
+    // Compared in one spelling each, or an IPv6 address would be a change of names at every start.
+    const spelled = (names: string[]) => [...new Set(names.map(canonicalName))].sort().join(' ');
+    const have = spelled(namesOf(cert));
+    const want = spelled(this.wantedNames());
     if (!due && have === want && issuedByCurrent) return false;
     await this.reissueBox(due ? 'renewal' : 'names changed');
     return true;

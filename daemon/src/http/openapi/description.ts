@@ -19,6 +19,8 @@ daemon validates requests with, so this document lists exactly what the daemon s
 - Each operation names who may call it in \`x-access\`: \`public\` (Pub), \`user\` (Usr, any signed-in user), \`admin\` (Adm),
   \`right:<name>\` (a user holding that right; administrators hold all), or \`app\` (the API for installed apps:
   a window's host token as \`Authorization: Bearer\`, never the session cookie; 401 \`app.token.invalid\` without one).
+- \`/api/app-backend/<appId>/<path>\` is not the box's API: it carries a window's requests to that app's own backend
+  (with a \`backend\` token), whose paths and answers the app defines; this document does not describe them.
 
 ## Errors
 Every failure is \`application/problem+json\`: \`{"type", "title", "status", "detail", "code", "params"?, "requestId"}\`.

@@ -2,6 +2,7 @@ import type { docsRoutes } from '../../../../shared/src/api/docs.ts';
 import type { RouteTable } from '../../../../shared/src/api/route.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { AreaHandlers } from '../handler.ts';
+import { sendDocsAsset } from './docs-assets.ts';
 import { docsPageHtml } from './docs-page.ts';
 
 export interface DocsDeps {
@@ -11,7 +12,7 @@ export interface DocsDeps {
   logger: Logger;
 }
 
-/** Answers the OpenAPI document and the docs page, each built once per daemon on first request. */
+/** Answers the OpenAPI document, the docs page and its files; the first two each built once per daemon on first request. */
 export function docsHandlers(deps: DocsDeps): AreaHandlers<typeof docsRoutes> {
   let documentJson: string | null = null;
   let pageHtml: string | null = null;
@@ -33,5 +34,6 @@ export function docsHandlers(deps: DocsDeps): AreaHandlers<typeof docsRoutes> {
       pageHtml ??= docsPageHtml(deps.title);
       res.type('html').send(pageHtml);
     },
+    asset: ({ params, res }) => sendDocsAsset(res, params.file),
   };
 }

@@ -5,6 +5,7 @@ import { errorCatalog, problemType, type ErrorCode, type ErrorSpec } from '../..
 import { sessionCookieName } from '../app.ts';
 import { apiDescription } from './description.ts';
 import { buildOperation } from './operation.ts';
+import { requestText, requestTextName } from './request-text.ts';
 import { SchemaRegistry } from './schema-registry.ts';
 import { areaDescriptions } from './tags.ts';
 
@@ -67,6 +68,7 @@ export function buildOpenApiDocument(
 ): { document: OpenApiDocument; conflicts: string[]; undocumented: string[] } {
   const registry = new SchemaRegistry();
   registry.convert(problemSchema);
+  registry.components[requestTextName] = requestText;
   const paths: OpenApiDocument['paths'] = {};
   for (const [area, table] of Object.entries(tables)) {
     for (const route of Object.values(table)) {

@@ -3,7 +3,10 @@
  * after it on the JSON schema. Each rule here exists because an instance the daemon accepts or
  * answers failed the document (issue 30): `.when()` on a sibling key was dropped, a regex flag
  * ended up in the pattern, an address in CIDR form was documented as a bare address, a nullable
- * address matched both `oneOf` format branches, and integers carried no `format`.
+ * address matched both `oneOf` format branches, and integers carried no `format`; and because
+ * the hostile-input sweep met requests the document accepts and the daemon refuses: the cases of
+ * `Joi.alternatives().conditional()` lost their conditions, objects their least number of keys,
+ * base64 strings their alphabet, and numbers the values `allow()` lets past their rules.
  */
 
 type Node = Record<string, unknown> & {
@@ -16,7 +19,7 @@ type Node = Record<string, unknown> & {
   whens?: When[];
   metas?: Record<string, unknown>[];
 };
-type When = { ref?: { path?: string[] }; is?: Node; then?: Node; otherwise?: Node; switch?: unknown };
+type When = { ref?: { path?: string[] }; is?: Node; then?: Node; otherwise?: Node; switch?: When[] };
 
 import parse from 'joi-to-json';
 
@@ -135,6 +138,48 @@ function convertPart(node: Node, report: Report): unknown {
   return finishSchema(parse({ describe: () => described } as never, 'open-api-3.1'));
 }
 
+/** A key's schema narrowed to `values` (a case's `is`) or widened by refusing them (the `otherwise`). */
+function withKey(node: Node | undefined, key: string, values: unknown[], how: 'only' | 'not'): Node | undefined {
+  if (node?.type !== 'object' || !node.keys?.[key]) return undefined;
+  const child = node.keys[key];
+  const narrowed: Node =
+    how === 'only'
+      ? { type: values.every((v) => typeof v === 'string') ? 'string' : 'any', flags: { only: true, presence: 'required' }, allow: values }
+      : { ...child, invalid: [...(child.invalid ?? []), ...values] };
+  return { ...node, keys: { ...node.keys, [key]: narrowed } };
+}
+
+/**
+ * `Joi.alternatives().conditional('.kind', { switch: [{ is, then }], otherwise })`: joi-to-json keeps the
+ * branches and drops the conditions, so each case would accept the others' kinds. Each case becomes its
+ * object with `kind` narrowed to its `is` values; `otherwise` refuses all of them, as it only meets the rest.
+ */
+function conditionalCases(node: Node): Node {
+  const matches = node.matches as (When & { schema?: Node })[] | undefined;
+  if (node.type !== 'alternatives' || !matches || matches.length !== 1 || !matches[0]!.ref) return node;
+  const [match] = matches;
+  const key = match!.ref!.path;
+  const cases = match!.switch ?? [match!];
+  if (!key || key.length !== 1 || cases.some((c) => !c.is?.flags?.only || literals(c.is.allow).length === 0)) return node;
+  const all = cases.flatMap((c) => literals(c.is!.allow));
+  const branches: Node[] = [];
+  for (const c of cases) {
+    const then = withKey(c.then, key[0]!, literals(c.is!.allow), 'only');
+    if (!then) return node;
+    branches.push(then);
+  }
+  const otherwise = cases.at(-1)!.otherwise;
+  if (otherwise) {
+    const rest = withKey(otherwise, key[0]!, all, 'not');
+    if (!rest) return node;
+    branches.push(rest);
+  }
+  return { ...node, matches: branches.map((schema) => ({ schema })) };
+}
+
+/** Joi's default base64 (padded, standard alphabet), which joi-to-json leaves out. */
+const base64Pattern = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+
 /**
  * `Joi.string().pattern(p).allow('')`: joi-to-json keeps only null of `allow`, so the document would
  * refuse the allowed value that the rules do not let through. Such a node becomes "the rules, or one of these".
@@ -142,7 +187,7 @@ function convertPart(node: Node, report: Report): unknown {
 function splitAllowed(node: Node): Node {
   const values = literals(node.allow).filter((v) => v !== null);
   const strict = (node.rules ?? []).some((r) => r.name !== 'max' && r.name !== 'trim' && r.name !== 'case');
-  if (node.type !== 'string' || node.flags?.only || node.flags?.id || values.length === 0 || !strict) return node;
+  if ((node.type !== 'string' && node.type !== 'number') || node.flags?.only || node.flags?.id || values.length === 0 || !strict) return node;
   // Presence and conditions on a sibling belong to the key, outside the alternatives.
   const { allow, whens, flags = {}, ...rest } = node;
   const { presence, ...innerFlags } = flags;
@@ -159,7 +204,7 @@ function splitAllowed(node: Node): Node {
 export function rewriteDescription(input: unknown, report: Report): unknown {
   if (Array.isArray(input)) return input.map((x) => rewriteDescription(x, report));
   if (!isNode(input)) return input;
-  const node = splitAllowed(input);
+  const node = conditionalCases(splitAllowed(input));
   const out: Node = {};
   for (const [key, value] of Object.entries(node)) out[key] = key === 'allow' || key === 'invalid' ? value : rewriteDescription(value, report);
   const metas = [...(out.metas ?? [])];
@@ -188,8 +233,18 @@ export function rewriteDescription(input: unknown, report: Report): unknown {
     const names = convertPart(map.schema, report) as Record<string, unknown>;
     if (Object.keys(names).some((k) => k !== 'type')) metas.push({ [namesMeta]: names });
   }
+  if (out.type === 'object')
+    for (const rule of out.rules ?? []) {
+      if ((rule.name === 'min' || rule.name === 'max') && typeof rule.args?.limit === 'number')
+        metas.push({ [allOfMeta]: [{ [rule.name === 'min' ? 'minProperties' : 'maxProperties']: rule.args.limit }] });
+    }
   if (out.type === 'string' && out.rules) {
     out.rules = out.rules.flatMap((rule) => {
+      const base64 = rule.args?.options as { urlSafe?: boolean; paddingRequired?: boolean } | undefined;
+      if (rule.name === 'base64' && !base64?.urlSafe && base64?.paddingRequired !== false) {
+        metas.push({ [allOfMeta]: [{ pattern: base64Pattern }] });
+        return [];
+      }
       if (rule.name === 'pattern' && typeof rule.args?.regex === 'string') {
         try {
           return [{ ...rule, args: { ...rule.args, regex: flaglessPattern(rule.args.regex) } }];
