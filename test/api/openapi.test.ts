@@ -211,6 +211,8 @@ describe('OpenAPI document and API docs', () => {
     expect(await bundle.text()).to.contain('SwaggerUIBundle');
     const init = await (await c.request('GET', '/api/docs/assets/docs-init.js')).text();
     expect(init).to.contain("url: '/api/openapi.json'");
+    const stale = await c.request('GET', '/api/docs/assets/docs.css', { headers: { 'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' } });
+    expect(stale.status, 'a precondition the document does not offer is ignored').to.equal(200);
     // The page's files are a documented operation whose name is one of them: any other is refused as a bad path.
     const other = await c.request('GET', '/api/docs/assets/index.html');
     expect(other.status).to.equal(400);

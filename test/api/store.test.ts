@@ -159,6 +159,13 @@ describe('store: catalogs from git, verified copies, apps and packages', functio
     expect(past.status).to.equal(416);
     expect(past.headers.get('content-range')).to.equal(`bytes */${pngBytes.length}`);
     expect(await past.json()).to.include({ code: 'fs.range.not_satisfiable' });
+
+    // Preconditions the document offers none of are ignored, as by the other file answers (send's own 412 was a 500).
+    const preconditions: Record<string, string>[] = [{ 'If-Match': '"other"' }, { 'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' }];
+    for (const headers of preconditions) {
+      const ignored = await send(checked, storeRoutes.screenshot, { params, headers });
+      expect(ignored.status, JSON.stringify(headers)).to.equal(200);
+    }
   });
 
   it('refuses a package whose bytes differ from the index, and one that needs a newer box', async () => {

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import type { storeRoutes } from '../../../../shared/src/api/store.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
+import { dropWritePreconditions } from '../../http/read-preconditions.ts';
 import type { StoreBrowse } from './store-browse.ts';
 import type { StoreService } from './store.service.ts';
 
@@ -16,6 +17,7 @@ function sendImage(res: Response, image: { file: string; type: string; etag: str
   res.type(image.type);
   // The daemon turns Express's own ETags off; sendFile takes this one for If-None-Match and If-Range.
   res.setHeader('ETag', image.etag);
+  dropWritePreconditions(res.req);
   return new Promise((resolve, reject) =>
     res.sendFile(image.file, { dotfiles: 'allow' }, (err?: Error & { status?: number }) => {
       if (!err || res.headersSent) resolve();

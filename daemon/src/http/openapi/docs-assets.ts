@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Response } from 'express';
 import type { DocsAssetName } from '../../../../shared/src/api/docs.ts';
 import { installPath } from '../../core/install-paths.ts';
+import { dropWritePreconditions } from '../read-preconditions.ts';
 
 const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ownDir = installPath('daemon/src/http/openapi/assets');
@@ -21,6 +22,7 @@ const assets: Record<DocsAssetName, string> = {
  * Last-Modified for revalidation (304; the daemon turns ETags off). No ranges: the files are small and the document offers none.
  */
 export function sendDocsAsset(res: Response, name: DocsAssetName): Promise<void> {
+  dropWritePreconditions(res.req);
   return new Promise((resolve, reject) =>
     res.sendFile(assets[name], { maxAge: '1h', acceptRanges: false }, (err) => (err && !res.headersSent ? reject(err) : resolve())),
   );
