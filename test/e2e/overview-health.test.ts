@@ -7,16 +7,23 @@ import { fill } from '../helpers/app-packages.ts';
 import { screenshotPath, signInThroughPage } from '../helpers/browser.ts';
 import { adminPassword } from '../helpers/daemon.ts';
 import { startZfsBrowserBox, type ZfsBrowserBox } from '../helpers/zfs-pools.ts';
+import { waitJob } from '../system/zfs-fixture.ts';
 
 /** Overview answers "is my box well" on a real pool (zfs-fuse on a loop device, as root), at 1366 px in English and 390 px in German. */
 describe('e2e: Overview says how the box is (zfs-fuse)', function () {
   this.timeout(180_000);
   let zbox: ZfsBrowserBox;
   let pool = '';
+  let dataset = '';
 
   before(async () => {
     zbox = await startZfsBrowserBox('cellarov', 1);
     [pool] = zbox.pools as [string];
+    const plan = await zbox.admin.api.storage.createSharePlan({ body: { kind: 'share.create', pool, name: 'Photos' } });
+    expect((await waitJob(zbox.admin, await zbox.admin.api.storage.runPlan({ params: { planId: plan.planId } }))).state).to.equal('succeeded');
+    const share = (await zbox.admin.api.shares.details()).find((s) => s.name === 'Photos')!;
+    await zbox.admin.api.shares.setRestorePoints({ params: { shareId: share.id }, body: { enabled: true } });
+    dataset = share.dataset!;
   });
   after(() => zbox?.close());
 
@@ -48,6 +55,8 @@ describe('e2e: Overview says how the box is (zfs-fuse)', function () {
       const diskTexts = await disks.getByRole('listitem').allTextContents();
       for (const t of diskTexts) if (!t.includes(en['overview.health.noDisks'])) expect(t).to.contain(en['overview.health.smart.notReported']);
       await panel.getByRole('article', { name: en['overview.health.alerts'] }).getByText(en['overview.health.noAlerts']).waitFor();
+      const snapshots = panel.getByRole('article', { name: en['overview.health.snapshots'] }).getByRole('listitem').filter({ hasText: 'Photos' });
+      await snapshots.getByText(en['overview.health.snapshots.none']).waitFor();
       // A development daemon is not a packaged box: updates do not apply, and the card says that.
       await panel.getByRole('article', { name: en['overview.health.updates'] }).getByText(en['overview.health.updates.notHere']).waitFor();
 
@@ -57,7 +66,15 @@ describe('e2e: Overview says how the box is (zfs-fuse)', function () {
       await cpu.getByText(en['overview.axis.now']).waitFor();
       await page.screenshot({ path: screenshotPath('overview-health-en'), fullPage: true });
 
-      await row.getByRole('button', { name: fill(en['overview.health.openPool'], { pool }) }).click();
+      // A new restore point shows as the newest once the Overview is opened again.
+      await zbox.admin.api.storage.createSnapshot({ body: { dataset } });
+      await page.reload();
+      await snapshots.getByText(/^Newest: /).waitFor();
+
+      await panel
+        .getByRole('article', { name: en['overview.health.pools'] })
+        .getByRole('button', { name: fill(en['overview.health.openPool'], { pool }) })
+        .click();
       await page.getByRole('tablist', { name: storageEn['storage.sections'] }).waitFor();
     } finally {
       await page.context().close();
