@@ -14,6 +14,7 @@ import { SqliteSessionStore } from './areas/auth/session-store.ts';
 import { createDesktopArea } from './areas/desktop/desktop-area.ts';
 import { desktopHandlers } from './areas/desktop/desktop.routes.ts';
 import { notificationsHandlers } from './areas/notifications/notifications.routes.ts';
+import { notifyJobFailed } from './areas/notifications/job-failed.ts';
 import { filesHandlers } from './areas/files/files.routes.ts';
 import { createSharesArea } from './areas/shares/shares-area.ts';
 import { createStorageArea, defaultStorageOptions } from './areas/storage/storage-area.ts';
@@ -159,6 +160,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     publisher: topics,
     clock,
     userJobChanged: (userId, type, job) => topics.publishToUser(userId, topicName.jobsList, type, job),
+    jobFailed: (job) => void notifyJobFailed(notifications, job, logger),
   });
   topics.register(jobTopicProvider(jobs));
   topics.register(jobsListTopicProvider(jobs));

@@ -12,9 +12,19 @@ export interface JobProgress {
   unit: string;
 }
 
+/**
+ * What a job does, as a code the web translates (`jobs.title.<code>`) with its parameters, e.g.
+ * `files.copy` with `{ count: 3, target: 'Family' }`; a kind without its own title has its kind as code.
+ */
+export interface JobTitle {
+  code: string;
+  params: Record<string, string | number>;
+}
+
 export interface Job {
   id: number;
   kind: string;
+  title: JobTitle;
   state: JobState;
   progress: JobProgress | null;
   createdAt: string;
@@ -32,9 +42,15 @@ export const jobProgress = Joi.object<JobProgress, true>({
   unit: Joi.string().required(),
 }).id('JobProgress');
 
+export const jobTitle = Joi.object<JobTitle, true>({
+  code: Joi.string().required(),
+  params: Joi.object().pattern(Joi.string(), [Joi.string(), Joi.number()]).required(),
+}).id('JobTitle');
+
 export const jobSchema = Joi.object<Job, true>({
   id: id().required(),
   kind: Joi.string().required(),
+  title: jobTitle.required(),
   state: Joi.string()
     .valid(...jobStates)
     .required(),

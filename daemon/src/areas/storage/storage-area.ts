@@ -1,3 +1,4 @@
+import type { JobTitle } from '../../../../shared/src/api/jobs.ts';
 import type { Sequelize } from 'sequelize';
 import type { StorageDisk } from '../../../../shared/src/api/storage.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -119,7 +120,11 @@ export function createStorageArea(deps: StorageAreaDeps) {
       for (const path of await candidatePaths()) await runner.run(['smartctl', '-t', 'short', path], { allowFailure: true });
     },
   });
-  deps.jobs.register<PlanJobParams, { commands: number }>(planJobKind, { run: (ctx) => plans.execute(ctx) });
+  deps.jobs.register<PlanJobParams, { commands: number }>(planJobKind, {
+    run: (ctx) => plans.execute(ctx),
+    // "Creating the share Family": the plan's kind, with the share's name where the plan makes one.
+    title: (p): JobTitle => ({ code: `storage.${p.kind}`, params: p.after?.kind === 'share.register' ? { name: p.after.name } : {} }),
+  });
   const homeModels = initHomeModels(deps.db);
   const enqueue = (kind: string, params: object, userId: number) => deps.jobs.enqueue(kind, params, userId);
   const copy = (from: string, to: string, signal?: AbortSignal) => copyTree({ runner, logger }, from, to, signal);

@@ -19,6 +19,8 @@ export interface JobEngineDeps {
   /** Told when a user's job is created (`added`) or changes state (`changed`), never of progress alone: feeds the `jobs` topic. */
   userJobChanged?: (userId: number, type: 'added' | 'changed', job: Job) => void;
   clock?: Clock;
+  /** Told once when a job fails (not when it is cancelled): the owner's notification. */
+  jobFailed?: (job: Job) => void;
   /** Least time between two progress events of one job. */
   progressIntervalMs?: number;
   /** How long stop() waits for running jobs to give up. */
@@ -62,9 +64,11 @@ export class JobEngine {
 
   /** Queues a job and answers it as the API shows it (areas answer it with 202). Params are stored: never put a secret in them. */
   async enqueue<P>(kind: string, params: P, userId: number | null): Promise<Job> {
-    if (!this.kinds.has(kind)) throw new Error(`job kind ${kind} is not registered`);
+    const registered = this.kinds.get(kind);
+    if (!registered) throw new Error(`job kind ${kind} is not registered`);
     const stored = JSON.stringify(params ?? null);
-    const row = await this.store.create(kind, stored, userId, currentContext()?.requestId ?? null);
+    const title = (await registered.kind.title?.(params)) ?? { code: kind, params: {} };
+    const row = await this.store.create(kind, stored, title, userId, currentContext()?.requestId ?? null);
     const job = toJob(row);
     this.publish(job, 'added');
     this.queue.push({ id: row.id, kind, params: JSON.parse(stored), userId, requestId: row.requestId });
@@ -180,6 +184,7 @@ export class JobEngine {
 
   private publish(job: Job, change: 'added' | 'changed' | 'progress'): void {
     this.deps.publisher.publish(topicName.job(job.id), 'changed', job);
+    if (change === 'changed' && job.state === 'failed') this.deps.jobFailed?.(job);
     if (change !== 'progress' && job.userId !== null) this.deps.userJobChanged?.(job.userId, change, job);
   }
 }

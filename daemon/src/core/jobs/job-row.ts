@@ -7,6 +7,8 @@ export class JobRow extends Model {
   declare kind: string;
   declare state: JobState;
   declare params: string;
+  /** JobTitle as JSON; null for jobs queued before titles existed. */
+  declare title: string | null;
   declare userId: number | null;
   declare requestId: string | null;
   declare progress: string | null;
@@ -26,6 +28,7 @@ export function initJobModel(sequelize: Sequelize): typeof JobRow {
       kind: { type: DataTypes.TEXT, allowNull: false },
       state: { type: DataTypes.TEXT, allowNull: false },
       params: { type: DataTypes.TEXT, allowNull: false },
+      title: { type: DataTypes.TEXT, allowNull: true },
       userId: { type: DataTypes.INTEGER, allowNull: true },
       requestId: { type: DataTypes.TEXT, allowNull: true },
       progress: { type: DataTypes.TEXT, allowNull: true },

@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import type { Job, JobProgress } from '../../../../shared/src/api/jobs.ts';
+import type { Job, JobProgress, JobTitle } from '../../../../shared/src/api/jobs.ts';
 import type { ProblemBody } from '../../../../shared/src/api/common.ts';
 import { isoAt, type Clock } from '../clock.ts';
 import type { JobRow } from './job-row.ts';
@@ -19,6 +19,7 @@ export function toJob(row: JobRow, liveProgress?: JobProgress | null): Job {
   return {
     id: row.id,
     kind: row.kind,
+    title: parse<JobTitle>(row.title) ?? { code: row.kind, params: {} },
     state: row.state,
     progress: liveProgress ?? parse<JobProgress>(row.progress),
     createdAt: row.createdAt,
@@ -37,9 +38,9 @@ export class JobStore {
     private readonly clock: Clock,
   ) {}
 
-  create(kind: string, params: string, userId: number | null, requestId: string | null): Promise<JobRow> {
+  create(kind: string, params: string, title: JobTitle, userId: number | null, requestId: string | null): Promise<JobRow> {
     const empty = { progress: null, error: null, result: null, startedAt: null, finishedAt: null };
-    return this.rows.create({ kind, state: 'queued', params, userId, requestId, createdAt: isoAt(this.clock), ...empty });
+    return this.rows.create({ kind, state: 'queued', params, title: JSON.stringify(title), userId, requestId, createdAt: isoAt(this.clock), ...empty });
   }
 
   find(id: number): Promise<JobRow | null> {

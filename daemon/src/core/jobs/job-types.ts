@@ -1,3 +1,4 @@
+import type { JobTitle } from '../../../../shared/src/api/jobs.ts';
 import type { Logger } from '../logger.ts';
 import type { Principal } from '../principal.ts';
 
@@ -22,6 +23,8 @@ export interface JobKind<P, R> {
   /** How many jobs of this kind run at once; the rest wait queued. Default 1. */
   concurrency?: number;
   run: (ctx: JobContext<P>) => Promise<R>;
+  /** What the job does, made once when it is queued (it may look names up); without it the title is the kind. */
+  title?: (params: P) => JobTitle | Promise<JobTitle>;
 }
 
 /** Who reads jobs: their own, or every job for administrators. */

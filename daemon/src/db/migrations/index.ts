@@ -25,4 +25,5 @@ export const migrations: MigrationSet = {
   '20261125230100-store-announcements': () => import('./20261125230100-store-announcements.ts'),
   '20261128050000-app-source': () => import('./20261128050000-app-source.ts'),
   '20261128120000-app-quotas': () => import('./20261128120000-app-quotas.ts'),
+  '20261128150000-job-titles': () => import('./20261128150000-job-titles.ts'),
 };

@@ -1,6 +1,8 @@
 import type { Notification } from '../../../../shared/src/api/notifications.ts';
 import type { Language } from '../../../../shared/src/api/system.ts';
-import { dictionaries, format, type MessageKey } from '../../lib/i18n/messages.ts';
+import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
+import { dictionaries, format, problemMessage, type MessageKey } from '../../lib/i18n/messages.ts';
+import { jobTitleText } from './job-title.ts';
 
 const unfilled = /\{\w+\}/;
 
@@ -17,8 +19,17 @@ function translated(language: Language, key: string, params: Notification['param
  */
 export function notificationText(language: Language, item: Pick<Notification, 'code' | 'params' | 'title' | 'body'>): { title: string; body: string } {
   if (!item.code) return { title: item.title, body: item.body };
+  const params = item.code === 'jobs.failed' && item.params ? jobFailedParams(language, item.params) : item.params;
   return {
-    title: translated(language, `notification.${item.code}.title`, item.params) ?? item.title,
-    body: translated(language, `notification.${item.code}.body`, item.params) ?? item.body,
+    title: translated(language, `notification.${item.code}.title`, params) ?? item.title,
+    body: translated(language, `notification.${item.code}.body`, params) ?? item.body,
   };
+}
+
+/** A failed job's notification names the job by its title and says why, both in the reader's language. */
+function jobFailedParams(language: Language, params: Record<string, string | number>): Record<string, string | number> {
+  const { job, problem, jobId: _jobId, ...titleParams } = params;
+  const code = String(job ?? '');
+  const problemText = problemMessage(language, { code: String(problem ?? ''), title: '', detail: '', status: 500, type: 'about:blank' } as ProblemDetails);
+  return { task: jobTitleText(language, { code, params: titleParams }, code), problem: problemText || format(language, 'error.jobs.job.failed') };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FileOperationKind, FileOperationResult, OnConflict, SharePath } from '../../../../../shared/src/api/file-operations.ts';
+import type { JobTitle } from '../../../../../shared/src/api/jobs.ts';
 import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
@@ -64,7 +65,14 @@ export async function targetFolderOf(t: ResolvedPath): Promise<string> {
 }
 
 export function operationJob(deps: OperationJobDeps): JobKind<OperationJobParams, FileOperationResult> {
-  return { concurrency: 2, run: (job) => runOperation(deps, job) };
+  return { concurrency: 2, run: (job) => runOperation(deps, job), title: (p) => operationTitle(deps, p) };
+}
+
+/** "Copying 3 items to Family": the operation, how many entries and the target folder's name (the share's at its top). */
+async function operationTitle(deps: Pick<OperationJobDeps, 'shareName'>, p: OperationJobParams): Promise<JobTitle> {
+  const params: JobTitle['params'] = { count: p.sources.length };
+  if (p.target) params.target = p.target.path.split('/').filter(Boolean).pop() ?? (await deps.shareName(p.target.shareId));
+  return { code: `files.${p.op}`, params };
 }
 
 async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJobParams>): Promise<FileOperationResult> {

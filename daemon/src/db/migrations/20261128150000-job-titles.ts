@@ -1,0 +1,7 @@
+import { DataTypes } from 'sequelize';
+import type { MigrationContext } from '../migrate.ts';
+
+export async function up({ qi, transaction }: MigrationContext): Promise<void> {
+  // What a job does as a code with parameters (JSON), made when it is queued; null for jobs from before.
+  await qi.addColumn('jobs', 'title', { type: DataTypes.TEXT, allowNull: true }, { transaction });
+}
