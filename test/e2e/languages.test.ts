@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
+import controlPanelDe from '../../web/src/apps/control-panel/i18n/de.json' with { type: 'json' };
 import controlPanelEn from '../../web/src/apps/control-panel/i18n/en.json' with { type: 'json' };
 import settingsDe from '../../web/src/apps/personal-settings/i18n/de.json' with { type: 'json' };
 import settingsEn from '../../web/src/apps/personal-settings/i18n/en.json' with { type: 'json' };
@@ -9,7 +10,7 @@ import { desktopReady, openDesktop } from '../helpers/desktop.ts';
 
 const password = 'lang-test-pass-42';
 
-describe('e2e: a user’s language after the user was made', function () {
+describe('e2e: languages finished', function () {
   this.timeout(90_000);
   let box: TestDaemon;
   let browser: Browser;
@@ -60,6 +61,23 @@ describe('e2e: a user’s language after the user was made', function () {
     await dialog.getByRole('button', { name: controlPanelEn['controlPanel.save'], exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await languageOf('lang-ann')).to.equal('en');
+    await context.close();
+  });
+
+  it('Permissions shows Files as a right every user holds, in German on a phone', async () => {
+    const admin = await box.signIn();
+    const ann = (await admin.api.users.list()).find((u) => u.username === 'lang-ann');
+    const { context, page, panel } = await openControlPanelSection(browser, box, `permissions/user/${ann?.id}`, { locale: 'de-DE' });
+    await admin.api.users.update({ params: { userId: admin.user!.id }, body: { language: 'de' } });
+    await page.reload();
+    const files = panel.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Dateien/ }) });
+    await files.waitFor();
+    // No checkbox that could take Files away, and in effect: yes.
+    expect(await files.getByRole('checkbox').count()).to.equal(0);
+    const cells = await files.getByRole('cell').allInnerTexts();
+    expect(cells.map((c) => c.trim())).to.deep.equal([controlPanelDe['controlPanel.permissions.everyUser'], '–', controlPanelDe['controlPanel.yes']]);
+    await page.screenshot({ path: screenshotPath('permissions-files-phone-de') });
+    await admin.api.users.update({ params: { userId: admin.user!.id }, body: { language: 'en' } });
     await context.close();
   });
 });
