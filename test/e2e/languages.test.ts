@@ -46,6 +46,10 @@ describe('e2e: languages finished', function () {
     await desktopReady(page);
     await settings.getByRole('button', { name: settingsDe['account.language.submit'] }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).to.equal('de');
+    // Labels break at German syllables: hyphenation follows the page's language.
+    expect(await settings.getByRole('heading', { name: settingsDe['account.language.heading'] }).evaluate((el) => getComputedStyle(el).hyphens)).to.equal(
+      'auto',
+    );
     await context.close();
   });
 
