@@ -38,6 +38,13 @@ const cutControlsScript = `(() => {
     }
     if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30) + '"');
   }
+  // On a wide screen a table fits its window: its last column is not hidden behind a sideways scroll.
+  if (window.innerWidth >= 1024) {
+    for (const cell of win.querySelectorAll('table tr:first-child > :last-child')) {
+      const r = cell.getBoundingClientRect();
+      if (r.width > 0 && r.right > box.right + 0.5) out.push('table column "' + (cell.textContent || '').trim().slice(0, 30) + '"');
+    }
+  }
   return out;
 })()`;
 
