@@ -34,7 +34,10 @@ const cutControlsScript = `(() => {
     if (r.right <= box.right + 0.5 && r.left >= box.left - 0.5) continue;
     let clipped = false;
     for (let p = el.parentElement; p && p !== win && !clipped; p = p.parentElement) {
-      clipped = ['auto', 'scroll'].includes(getComputedStyle(p).overflowX);
+      const style = getComputedStyle(p);
+      // A strip that scrolls only sideways (the section tabs, a wide table) is meant to; a pane that
+      // scrolls both ways hides what passes its edge.
+      clipped = ['auto', 'scroll'].includes(style.overflowX) && !['auto', 'scroll'].includes(style.overflowY);
     }
     if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30) + '"');
   }
