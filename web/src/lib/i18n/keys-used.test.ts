@@ -23,7 +23,7 @@ function namedKeys(file: string): { key: string; plural: boolean; template: bool
   const text = readFileSync(file, 'utf8');
   const out: { key: string; plural: boolean; template: boolean }[] = [];
   for (const m of text.matchAll(/\b(tn?)\(\s*(?:'([^'\n]+)'|`([^`\n]+)`)/g)) {
-    const key = m[2] ?? m[3];
+    const key = m[2] ?? m[3] ?? '';
     out.push({ key, plural: m[1] === 'tn', template: m[3] !== undefined && m[3].includes('${') });
   }
   return out;
