@@ -64,6 +64,10 @@ export interface PasswordChangeRequest {
   newPassword: string;
 }
 
+export interface LanguageChangeRequest {
+  language: Language;
+}
+
 export type LoginResponse = { state: 'signedIn'; user: UserInfo } | { state: 'totpRequired' };
 
 export const userInfo = Joi.object<UserInfo, true>({
@@ -137,6 +141,12 @@ export const passwordChangeRequest = Joi.object<PasswordChangeRequest, true>({
   currentPassword: Joi.string().min(1).max(1024).required(),
   newPassword: newPassword().required(),
 }).id('PasswordChangeRequest');
+
+export const languageChangeRequest = Joi.object<LanguageChangeRequest, true>({
+  language: Joi.string()
+    .valid(...languages)
+    .required(),
+}).id('LanguageChangeRequest');
 
 export { newPassword };
 
@@ -245,5 +255,16 @@ export const authRoutes = {
     body: passwordChangeRequest,
     status: 204,
     errors: ['auth.password.wrong', 'auth.password.weak', 'auth.login.throttled', 'users.account.host_failed'],
+  }),
+  setLanguage: defineRoute({
+    id: 'auth.setLanguage',
+    method: 'PUT',
+    path: '/api/auth/language',
+    access: 'user',
+    summary: "Sets the caller's own language (desktop texts, dates and numbers)",
+    description: 'Takes effect at once for this desktop; the user’s other sessions read it at their next sign-in or reload.',
+    body: languageChangeRequest,
+    status: 204,
+    errors: [],
   }),
 };

@@ -24,10 +24,33 @@ export interface InspectBackupRequest {
   backup: string;
 }
 
+/** What a part can count; the desktop names each in words with its plural ("1 group", "2 groups"). */
+export const backupCountKinds = [
+  'users',
+  'administrators',
+  'secondFactors',
+  'groups',
+  'memberships',
+  'grants',
+  'shares',
+  'homes',
+  'shareGrants',
+  'schedules',
+  'settings',
+  'hostKeys',
+  'apps',
+  'storageMappings',
+  'authority',
+  'customCertificates',
+  'issuedCertificates',
+] as const;
+export type BackupCountKind = (typeof backupCountKinds)[number];
+export type BackupCounts = Partial<Record<BackupCountKind, number>>;
+
 export interface BackupPartSummary {
   name: string;
   /** What the part holds, by kind (users, groups, grants, ...). */
-  counts: Record<string, number>;
+  counts: BackupCounts;
   /** Whether this box can restore the part (false for a part of a newer version). */
   restorable: boolean;
   /** What a restore of the part onto this box would leave out, by name (apps it has not installed); absent when nothing. */

@@ -51,6 +51,8 @@ export interface UserUpdate {
   sftp?: boolean;
   /** false deactivates: sessions end at once and the system account expires. */
   active?: boolean;
+  /** The user's desktop language; their open sessions read it at the next sign-in or reload. */
+  language?: Language;
 }
 
 export type HomeDisposal = 'keep' | 'delete' | 'move';
@@ -110,6 +112,7 @@ export const userUpdate = Joi.object<UserUpdate, true>({
   smb: Joi.boolean(),
   sftp: Joi.boolean(),
   active: Joi.boolean(),
+  language: Joi.string().valid(...languages),
 }).id('UserUpdate');
 
 export const userDeleteQuery = Joi.object<UserDeleteQuery, true>({

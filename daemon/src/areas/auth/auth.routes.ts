@@ -13,5 +13,6 @@ export function authHandlers(auth: AuthService): AreaHandlers<typeof authRoutes>
     totpConfirm: ({ user, body }) => auth.totpConfirm(user, body.code),
     totpDisable: ({ req, user, body }) => auth.totpDisable(req, user, body),
     changePassword: ({ req, user, body }) => auth.changePassword(req, user, body),
+    setLanguage: ({ user, body }) => auth.setLanguage(user, body.language),
   };
 }

@@ -10,6 +10,7 @@ import type {
   TotpEnrollment,
   UserInfo,
 } from '../../../../shared/src/api/auth.ts';
+import type { Language } from '../../../../shared/src/api/system.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -191,6 +192,11 @@ export class AuthService {
     const user = await this.currentPassword(req, principal, body.currentPassword);
     await this.deps.users.setPassword(user.id, body.newPassword, req.sessionID);
     this.deps.passwordChanged(user);
+  }
+
+  /** The user's own language: what the desktop, their logs and mails are written in. */
+  async setLanguage(principal: Principal, language: Language): Promise<void> {
+    await this.deps.users.setLanguage(principal.id, language);
   }
 
   private async userInfo(req: Request, user: UserRow): Promise<UserInfo> {

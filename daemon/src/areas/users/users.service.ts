@@ -205,6 +205,7 @@ export class UsersService {
       if (body.displayName !== undefined) fields.displayName = body.displayName;
       if (body.admin !== undefined) fields.admin = body.admin;
       if (body.active !== undefined) fields.active = body.active;
+      if (body.language !== undefined) fields.language = body.language;
       await row.update(fields, { transaction });
       const smbBefore = await rights.hasOwn(userId, specialRights.smb, transaction);
       const sftpBefore = await rights.hasOwn(userId, specialRights.sftp, transaction);
@@ -279,6 +280,12 @@ export class UsersService {
         causeParams: {},
       });
     }
+  }
+
+  /** A user's language, set by the user (personal settings) or an administrator (users.update). */
+  async setLanguage(userId: number, language: Language): Promise<void> {
+    const user = await this.get(userId);
+    await user.update({ language, updatedAt: new Date().toISOString() });
   }
 
   /** Password reset by an administrator, or the user's own change (which keeps the current session). */

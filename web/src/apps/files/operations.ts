@@ -1,7 +1,7 @@
+import { tn } from '../../lib/i18n/i18n.svelte.ts';
 import type { FileOperationRequest, FileOperationResult, OnConflict, SharePath } from '../../../../shared/src/api/file-operations.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import { api } from '../../lib/api.ts';
-import { tn } from './plural.ts';
 import type { JobTracker } from './jobs.svelte.ts';
 
 export function operationLabel(request: FileOperationRequest): string {

@@ -19,6 +19,7 @@ export const settingsPanels: SettingsPanel[] = [
   { id: 'appearance', titleKey: 'desktopSettings.appearance', icon: 'palette', load: () => import('./AppearancePanel.svelte') },
   { id: 'layout', titleKey: 'desktopSettings.layout', icon: 'app', load: () => import('./LayoutPanel.svelte') },
   { id: 'keyboard', titleKey: 'desktopSettings.keyboard', icon: 'keyboard', load: () => import('./KeyboardPanel.svelte') },
+  { id: 'language', titleKey: 'account.section.language', icon: 'globe', load: () => import('../../apps/personal-settings/LanguagePanel.svelte') },
   { id: 'password', titleKey: 'account.section.password', icon: 'key', load: () => import('../../apps/personal-settings/PasswordPanel.svelte') },
   { id: 'two-step', titleKey: 'account.section.twoStep', icon: 'shield', load: () => import('../../apps/personal-settings/TwoStepPanel.svelte') },
 ];

@@ -1,5 +1,5 @@
 import type { Language } from '../../../../shared/src/api/system.ts';
-import { errorMessage, format, type MessageKey, type MessageParams } from './messages.ts';
+import { errorMessage, format, formatCount, type MessageKey, type MessageParams, type PluralBase } from './messages.ts';
 
 let current = $state<Language>('en');
 let region = $state<string | null>(null);
@@ -26,6 +26,11 @@ export const i18n = {
 /** Every visible string goes through here; reading `current` makes templates follow the language. */
 export function t(key: MessageKey, params?: MessageParams): string {
   return format(current, key, params);
+}
+
+/** A counted message in the plural form the count takes in the current language (`<base>.one`, `<base>.other`). */
+export function tn(base: PluralBase, count: number, params?: MessageParams): string {
+  return formatCount(current, base, count, params);
 }
 
 /** A readable, localised message for anything an API call threw. */

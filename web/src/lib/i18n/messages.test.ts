@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { ApiError } from '../../../../shared/src/client.ts';
+import { backupCountKinds, backupPartNames } from '../../../../shared/src/api/backup.ts';
 import { requestErrors } from '../../../../shared/src/errors/request.ts';
 import { deMessages as de, enMessages as en } from './dictionaries.ts';
-import { errorMessage, format, pickLanguage, problemMessage } from './messages.ts';
+import { errorMessage, format, formatCount, pickLanguage, problemMessage } from './messages.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -99,5 +100,22 @@ describe('web i18n', () => {
     expect(pickLanguage(null, ['fr-FR', 'de-AT', 'en'], 'en')).to.equal('de');
     expect(pickLanguage(null, ['fr-FR', 'it'], 'de')).to.equal('de');
     expect(pickLanguage(null, [], 'en')).to.equal('en');
+  });
+
+  it('words counts by the plural rule of each language', () => {
+    expect(formatCount('en', 'controlPanel.backup.count.groups', 1)).to.equal('1 group');
+    expect(formatCount('en', 'controlPanel.backup.count.groups', 2)).to.equal('2 groups');
+    expect(formatCount('de', 'controlPanel.backup.count.groups', 1)).to.equal('1 Gruppe');
+    expect(formatCount('de', 'controlPanel.backup.count.administrators', 0)).to.equal('0 Administratoren');
+    expect(formatCount('de', 'controlPanel.backup.count.grants', 1200)).to.equal('1.200 Berechtigungen');
+  });
+
+  it('names every count and part a backup can hold, in both languages', () => {
+    for (const dictionary of [en, de] as Record<string, string>[]) {
+      for (const kind of backupCountKinds) {
+        for (const form of ['one', 'other']) expect(dictionary, kind).to.have.property(`controlPanel.backup.count.${kind}.${form}`);
+      }
+      for (const part of backupPartNames) expect(dictionary, part).to.have.property(`controlPanel.backup.part.${part}`);
+    }
   });
 });

@@ -20,6 +20,20 @@ export function format(language: Language, key: MessageKey, params: MessageParam
   return template.replace(placeholder, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
 
+/** Keys that come in plural forms: `<base>.one`, `<base>.other` (the categories of `Intl.PluralRules` en and de use). */
+export type PluralBase<K = MessageKey> = K extends `${infer B}.one` ? (`${B}.other` extends MessageKey ? B : never) : never;
+
+/**
+ * The form of a counted message for the language's plural rule ("1 group", "2 groups"), with the
+ * count written as the language writes numbers; a category the dictionary lacks falls back to other.
+ */
+export function formatCount(language: Language, base: PluralBase, count: number, params: MessageParams = {}): string {
+  const category = new Intl.PluralRules(language).select(count);
+  const key = `${base}.${category}`;
+  const shown = new Intl.NumberFormat(language).format(count);
+  return format(language, isMessageKey(key) ? key : `${base}.other`, { count: shown, ...params });
+}
+
 function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(en, key);
 }

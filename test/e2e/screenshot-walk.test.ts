@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { coreApps } from '../../shared/src/apps.ts';
+import { sections } from '../../web/src/apps/control-panel/sections.ts';
+import { settingsPanels } from '../../web/src/desktop/settings/panels.ts';
+import { phoneViewport, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
+import type { TestDaemon } from '../helpers/daemon.ts';
+import { desktopReady, openDesktop } from '../helpers/desktop.ts';
+
+/**
+ * Opens every core app, every Control Panel section and every personal settings panel in German
+ * at 1366x820 and on a phone, writes a screenshot of each to test/artifacts/walk-*.png (for a
+ * person to look at) and asserts what a script can see: no message key in the visible text and
+ * no control cut off by its window.
+ */
+
+/** A word of visible text that reads like a message key (`controlPanel.backup.count`), not a host name (`0.debian.pool.ntp.org`). */
+const rawKey = /^[a-z][a-zA-Z]*\.[a-z][a-zA-Z]*\.[a-z][a-zA-Z]*$/;
+
+/**
+ * Controls of the open window whose right or bottom edge passes the window's, unless an ancestor
+ * inside the window scrolls them into reach (a table that scrolls sideways, the section tabs). A
+ * string, not a function: the test runner's transform would add helpers the page lacks.
+ */
+const cutControlsScript = `(() => {
+  const win = document.querySelector('[role="dialog"][data-app]:last-of-type') || document.querySelector('[role="dialog"][data-app]');
+  if (!win) return ['no window'];
+  const box = win.getBoundingClientRect();
+  const out = [];
+  if (document.scrollingElement.scrollWidth > window.innerWidth) out.push('the page scrolls sideways');
+  for (const el of win.querySelectorAll('button, input:not([type=hidden]), select, textarea, a[href], summary')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.right <= box.right + 0.5 && r.left >= box.left - 0.5) continue;
+    let clipped = false;
+    for (let p = el.parentElement; p && p !== win && !clipped; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      // A strip that scrolls only sideways (the section tabs, a wide table) is meant to; a pane that
+      // scrolls both ways hides what passes its edge.
+      clipped = ['auto', 'scroll'].includes(style.overflowX) && !['auto', 'scroll'].includes(style.overflowY);
+    }
+    if (!clipped) out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30) + '"');
+  }
+  // On a wide screen a table fits its window: its last column is not hidden behind a sideways scroll.
+  if (window.innerWidth >= 1024) {
+    for (const cell of win.querySelectorAll('table tr:first-child > :last-child')) {
+      const r = cell.getBoundingClientRect();
+      if (r.width > 0 && r.right > box.right + 0.5) out.push('table column "' + (cell.textContent || '').trim().slice(0, 30) + '"');
+    }
+  }
+  return out;
+})()`;
+
+const viewports = [
+  { name: 'desktop', size: { width: 1366, height: 820 } },
+  { name: 'phone', size: phoneViewport },
+];
+
+const screens = [
+  ...coreApps.map((app) => ({ name: app.id.replace('org.service.', ''), route: `app/${app.id}` })),
+  ...sections.map((s) => ({ name: `control-panel-${s.id}`, route: `app/org.service.control-panel/${s.id}` })),
+  ...settingsPanels.map((p) => ({ name: `settings-${p.id}`, route: `app/org.service.settings/${p.id}` })),
+];
+
+describe('e2e: screenshot walk in German', function () {
+  this.timeout(600_000);
+  let box: TestDaemon;
+  let browser: Browser;
+
+  before(async () => {
+    ({ box, browser } = await startBrowserBox());
+    const admin = await box.signIn();
+    await admin.api.users.update({ params: { userId: admin.user?.id ?? 0 }, body: { language: 'de' } });
+  });
+
+  after(async () => {
+    await stopBrowserBox({ box, browser });
+  });
+
+  async function look(page: Page, name: string): Promise<string[]> {
+    // Sections load their data after they appear; give them a moment to settle before looking.
+    await page.waitForTimeout(700);
+    await page.screenshot({ path: screenshotPath(`walk-${name}`) });
+    const text = await page.locator('body').innerText();
+    const words = text.split(/[\s,;:()"„“]+/).map((w) => w.replace(/[.…!?]+$/, ''));
+    const keys = [...new Set(words.filter((w) => rawKey.test(w)))].map((k) => `${name}: raw key ${k}`);
+    const cut = ((await page.evaluate(cutControlsScript)) as string[]).map((c) => `${name}: cut ${c}`);
+    return [...keys, ...cut];
+  }
+
+  for (const { name: size, size: viewport } of viewports) {
+    it(`opens every app and section at ${viewport.width}x${viewport.height} with no raw key and no cut control`, async () => {
+      const { context, page } = await openDesktop(browser, box.url, { viewport, locale: 'de-DE' });
+      expect(await page.locator('html').getAttribute('lang')).to.equal('de');
+      const problems: string[] = [];
+      for (const screen of screens) {
+        await page.goto(`${box.url}/${screen.route}`);
+        await desktopReady(page);
+        await page.locator('[role="dialog"][data-app]').first().waitFor();
+        problems.push(...(await look(page, `${size}-${screen.name}`)));
+      }
+      await context.close();
+      expect(problems).to.deep.equal([]);
+    });
+  }
+});
