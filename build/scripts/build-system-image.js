@@ -35,7 +35,8 @@ export function aptCacheOptions(cacheDir) {
   return [
     '--skip=download/empty',
     '--skip=essential/unlink',
-    `--setup-hook=mkdir -p "$1"/var/cache/apt/archives/ && sync-in ${cacheDir} /var/cache/apt/archives/`,
+    '--setup-hook=mkdir -p "$1"/var/cache/apt/archives/',
+    `--setup-hook=sync-in ${cacheDir} /var/cache/apt/archives/`,
     `--customize-hook=sync-out /var/cache/apt/archives ${cacheDir}`,
     // The image itself carries no package files.
     '--customize-hook=rm -f "$1"/var/cache/apt/archives/*.deb',
