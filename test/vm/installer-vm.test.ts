@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -80,6 +80,8 @@ describe('the installation medium in a virtual machine', function () {
     mkdirSync(mnt, { recursive: true });
     const loop = sh(['losetup', '-f', '--show', '-P', '-r', target]).trim();
     try {
+      // A read-only loop device gets no partition scan here: partx adds the partitions.
+      if (!existsSync(`${loop}p3`)) sh(['partx', '-a', loop]);
       sh(['mount', '-o', 'ro,noload', `${loop}p3`, mnt]);
       try {
         const dir = path.join(mnt, 'var/log/journal');
