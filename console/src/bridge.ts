@@ -62,8 +62,12 @@ export interface BridgeProblem {
 
 export interface InstallerCall {
   boxId: string;
-  /** Only the installer's own operations (spec 4.13). */
-  operation: 'status' | 'claim' | 'options' | 'networkTest' | 'startNetworkTest' | 'install' | 'reboot';
+  /**
+   * The installer's own operations (spec 4.13), and `confirmKey` with `{ fingerprint }` (the
+   * medium key's SHA-256 the page showed): the owner confirmed it matches the box's screen, and
+   * the console pins that key for every later call.
+   */
+  operation: 'status' | 'claim' | 'options' | 'networkTest' | 'startNetworkTest' | 'install' | 'reboot' | 'confirmKey';
   body?: unknown;
 }
 

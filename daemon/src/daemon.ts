@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { Server as HttpsServer } from 'node:https';
 import path from 'node:path';
 import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
@@ -172,7 +173,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       for (const admin of await userRows.findAll({ where: { admin: true, active: true } })) await notifications.notify(admin.id, notification);
     },
   }));
-  const installer = createInstallerArea({ config, logger, clock, options: options.installer });
+  const installer = await createInstallerArea({ config, logger, clock, options: options.installer });
   // The archive lives on a pool, and pools come with the storage area built further down.
   const logsArea = await createLogsArea({ mode: config.mode, store: logStore, clock, logger, scheduler, topics, options: options.logs });
   const { logs } = logsArea;
@@ -320,13 +321,14 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       registerArea(router, api.store, store.handlers, routeDeps);
     },
   });
-  const server = installer.attach(await tls.createServer(app));
+  // The installation medium serves HTTPS with its own key; every other daemon with the TLS area's.
+  const server = installer.attach(installer.createServer(app) ?? (await tls.createServer(app)));
 
   const url = (): string => {
     const address = server.address() as AddressInfo | null;
     if (!address) throw new Error('the daemon is not listening');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return `${tls.scheme}://${host}:${address.port}`;
+    return `${server instanceof HttpsServer ? 'https' : 'http'}://${host}:${address.port}`;
   };
 
   return {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -110,7 +110,8 @@ describe('installer mode', () => {
 
   it('ends a claim at its maximum however often renewed, and lets another console claim before the same address again', async () => {
     // Two consoles on the LAN, told apart by the address their connections come from.
-    const lan = (address: string) => createApiClient({ baseUrl: box.url, fetch: fetchFrom(address), csrfToken: () => null });
+    const certificate = readFileSync(path.join(box.dataDir, 'medium-tls', 'certificate.pem'), 'utf8');
+    const lan = (address: string) => createApiClient({ baseUrl: box.url, fetch: fetchFrom(address, certificate), csrfToken: () => null });
     const holder = lan('127.0.0.10');
     const other = lan('127.0.0.20');
     const start = now;

@@ -54,7 +54,7 @@ describe('e2e: console installer wizard says a refusal in the language chosen af
       mode: 'installer' as const,
       installId: null,
       version: null,
-      scheme: 'http' as const,
+      scheme: 'https' as const,
     };
     const discovery = new Discovery({ browser: { start: (up) => (up(announcement), () => {}) }, known: () => store.list() });
     discovery.start();
@@ -95,10 +95,8 @@ describe('e2e: console installer wizard says a refusal in the language chosen af
     expect(refused.map((d) => d.reasons.map((r) => r.reason)).flat()).to.include('systemDisk');
     now += lifetimeMs + 1;
     await page.getByRole('button', { name: de['wizard.claim.submit'] }).press('Enter');
-    await page
-      .getByRole('status')
-      .filter({ hasText: de['wizard.claim.code'].replace('{code}', '') })
-      .waitFor();
+    await page.getByRole('button', { name: de['wizard.claim.confirm'] }).click();
+    await page.getByRole('radio').first().waitFor();
     const hint = (name: string) => page.locator('label.ui-check', { has: page.locator(`input[value="${name}"]`) }).locator('xpath=following-sibling::p[1]');
     const said = (words: Record<string, string>, reason: InstallerOptions['disks'][number]['reasons'][number]) => {
       const sizes = /^(\d+) bytes, at least (\d+)/.exec(reason.detail);

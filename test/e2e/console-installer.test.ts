@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -6,6 +7,8 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import de from '../../console/src/renderer/i18n/de.json' with { type: 'json' };
 import en from '../../console/src/renderer/i18n/en.json' with { type: 'json' };
+import type { KnownBox } from '../../console/src/node/box-store.ts';
+import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
 import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { assertChromium, expectText, launchChromium, screenshotPath } from '../helpers/browser.ts';
 import { openConsolePage, overflowScript, serveConsolePages, socketBridge } from '../helpers/console-pages.ts';
@@ -106,21 +109,26 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
     disks?.cleanup();
   });
 
-  it('claims the announced box and shows the code its screen shows', async () => {
+  it("claims the announced box, shows the line its screen shows (the code beside the key's fingerprint), and goes on once the owner confirms it", async () => {
     const card = page.locator('li.card').filter({ hasText: en['boxes.mode.installer'] });
     await card.waitFor({ timeout: 15_000 });
     const name = (await card.getAttribute('data-box'))!;
     await card.getByRole('button', { name: en['boxes.install'] }).click();
     await expectText(page.getByRole('heading', { level: 2 }), en['wizard.title'].replace('{name}', name));
     await page.getByRole('button', { name: en['wizard.claim.submit'] }).press('Enter');
-    const shown = page.getByRole('status').filter({ hasText: en['wizard.claim.code'].replace('{code}', '') });
+    const line = /code \d{3} \d{3} · key [0-9A-F]{4}( [0-9A-F]{4}){4}/;
+    const shown = page.getByRole('status').filter({ hasText: line });
     await shown.waitFor();
-    const consoleCode = (await shown.textContent())!.replace(/\D/g, '');
-    for (const deadline = Date.now() + 5000; !/code is \d{3} \d{3}/.test(screen) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
-    const screenCode = /code is (\d{3}) (\d{3})/.exec(screen);
-    expect(screenCode, screen).to.not.equal(null);
-    expect(consoleCode).to.have.length(6);
-    expect(consoleCode).to.equal(screenCode![1]! + screenCode![2]!);
+    const consoleLine = (await shown.textContent())!.trim();
+    for (const deadline = Date.now() + 5000; !line.test(screen) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    // The box's screen: its tty (the daemon's standard output) and the file beside its state.
+    expect(line.exec(screen)?.[0], screen).to.equal(consoleLine);
+    const screenFile = readFileSync(path.join(disks.work, 'data', 'screen'), 'utf8');
+    expect(line.exec(screenFile)?.[0], screenFile).to.equal(consoleLine);
+    expect(screenFile).to.include(`https://10.78.0.2:${new URL(sidecar!.ready.daemonUrl).port}\n`);
+    expect(await page.locator('input[type=radio]').count()).to.equal(0);
+    await page.screenshot({ path: screenshotPath('console-wizard-claim-390'), fullPage: true });
+    await page.getByRole('button', { name: en['wizard.claim.confirm'] }).click();
   });
 
   it('shows the guarded disk refused and picks the empty loop disk', async () => {
@@ -188,6 +196,27 @@ describe('e2e: console installer wizard against a real installer-mode daemon, cl
     expect(await page.getByRole('button', { name: en['wizard.reboot'] }).count()).to.equal(1);
     expect(await page.evaluate(overflowScript)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('console-wizard-done-390'), fullPage: true });
+  });
+
+  it("keeps the installed box with its root pinned, the root the installation made in the box's data directory", async () => {
+    const stored = JSON.parse(readFileSync(path.join(disks.work, 'boxes.json'), 'utf8')) as { boxes: KnownBox[] };
+    const kept = stored.boxes.find((b) => b.url === `https://10.78.0.2:${new URL(sidecar!.ready.daemonUrl).port}`);
+    expect(kept, JSON.stringify(stored)).to.not.equal(undefined);
+    expect(kept!.name).to.equal('Wizard Box');
+    const root = disks.mount(`${target}p3`, 'pin-root');
+    const made = new TlsStore(path.join(root, 'var/lib/cellar/tls'), path.join(root, 'var/lib/cellar/tls-secret')).rootPem()!;
+    expect(kept!.pin).to.deep.include({ pem: new X509Certificate(made).toString(), sha256: new X509Certificate(made).fingerprint256 });
+    await expectText(page.locator('p.fingerprint').last(), en['wizard.install.rootPinned'].replace('{fingerprint}', kept!.pin!.sha256));
+  });
+
+  it('asks the box to restart: the answer comes first, and the wizard says the box restarts', async () => {
+    await page.getByRole('button', { name: en['wizard.reboot'] }).click();
+    const rebooting = page.getByRole('status').filter({ hasText: en['wizard.rebooting'] });
+    const alert = page.locator('.card > .ui-error[role=alert]');
+    for (const deadline = Date.now() + 10_000; (await rebooting.count()) === 0 && !(await alert.textContent()) && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await alert.textContent()).to.equal('');
+    await expectText(rebooting, en['wizard.rebooting']);
   });
 
   it("leaves the chosen settings in the target's files and an installed box that knows its owner", async () => {

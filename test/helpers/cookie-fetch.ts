@@ -1,5 +1,5 @@
 /** A fetch that keeps cookies like a browser would for one site, so Node tests hold a session. */
-export function cookieFetch(): {
+export function cookieFetch(base: typeof fetch = fetch): {
   fetch: typeof fetch;
   /** The same cookies over another fetch (one leaving from another address). */
   via: (base: typeof fetch) => typeof fetch;
@@ -26,5 +26,5 @@ export function cookieFetch(): {
       }
       return response;
     };
-  return { fetch: via(fetch), via, cookies, cookieHeader };
+  return { fetch: via(base), via, cookies, cookieHeader };
 }

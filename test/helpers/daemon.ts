@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiError, createApiClient, type ApiClient } from '../../shared/src/client.ts';
@@ -6,7 +6,7 @@ import type { UserInfo } from '../../shared/src/api/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';
-import { fetchFrom } from './local-address.ts';
+import { fetchFrom, nodeFetch } from './local-address.ts';
 import { ContractMismatch, contractChecker, rawBody, type ContractChecker } from './openapi-check.ts';
 
 export const adminPassword = 'correct horse battery staple';
@@ -58,12 +58,16 @@ export async function startTestDaemon(
   await daemon.start();
   const url = daemon.url();
 
-  // Fetched on the first call of a client: an HTTPS daemon's tests bring their own client and trust.
+  // The installation medium serves HTTPS with a key of its own: its clients pin that key, as a console does.
+  const mediumCertificate = path.join(dataDir, 'medium-tls', 'certificate.pem');
+  const pinned = url.startsWith('https:') && existsSync(mediumCertificate) ? readFileSync(mediumCertificate, 'utf8') : undefined;
+  const base = pinned ? nodeFetch({ pinnedCertificate: pinned }) : fetch;
+  // Fetched on the first call of a client: other HTTPS daemons' tests bring their own client and trust.
   let loaded: Promise<ContractChecker> | undefined;
-  const checker = () => (loaded ??= contractChecker(url));
+  const checker = () => (loaded ??= contractChecker(url, base));
 
   const client = (): TestClient => {
-    const jar = cookieFetch();
+    const jar = cookieFetch(base);
     const raw = checkedFetch(jar.fetch, checker, 'answers');
     const self: TestClient = {
       // The typed client sends only what the document allows; raw requests may be deliberately bad.
@@ -80,7 +84,7 @@ export async function startTestDaemon(
           headers['Content-Type'] ??= 'application/json';
         }
         if (init.csrf !== false && self.csrfToken && method !== 'GET') headers['X-CSRF-Token'] ??= self.csrfToken;
-        const send = init.from ? checkedFetch(jar.via(fetchFrom(init.from)), checker, 'answers') : raw;
+        const send = init.from ? checkedFetch(jar.via(fetchFrom(init.from, pinned)), checker, 'answers') : raw;
         return send(url + urlPath, { method, headers, body });
       },
     };

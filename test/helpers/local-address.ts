@@ -1,17 +1,42 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
+import type { PeerCertificate } from 'node:tls';
+
+/** SHA-256 (hex) over a certificate's public key, as the installation medium's fingerprint names it. */
+export const spkiSha256 = (pem: string): string =>
+  createHash('sha256')
+    .update(new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 
 /**
- * A fetch whose connections leave from one loopback address (any of 127.0.0.0/8 on Linux): the
- * daemon sees another client address, as a request from another computer would show it. Plain
- * http with a string body only, which is what API tests send.
+ * A fetch over Node's own http/https modules, for what the global fetch cannot do: leave from one
+ * loopback address (any of 127.0.0.0/8 on Linux, so the daemon sees another client address, as
+ * a request from another computer would show it), and trust exactly one self-signed certificate
+ * by its key (the installation medium's, which names no address). String bodies only, which is
+ * what API tests send.
  */
-export function fetchFrom(localAddress: string): typeof fetch {
+export function nodeFetch(options: { localAddress?: string; pinnedCertificate?: string }): typeof fetch {
+  const pin = options.pinnedCertificate;
+  const tls = pin
+    ? {
+        ca: pin,
+        // The chain verified against the certificate itself; its key, not a name, is what is pinned.
+        checkServerIdentity: (_host: string, cert: PeerCertificate) =>
+          createHash('sha256')
+            .update(cert.pubkey ?? '')
+            .digest('hex') === spkiSha256(pin)
+            ? undefined
+            : new Error('another key'),
+      }
+    : {};
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : input);
       const headers = Object.fromEntries(new Headers(init.headers));
-      if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new Error('fetchFrom sends string bodies only');
-      const request = http.request(url, { method: init.method ?? 'GET', headers, localAddress }, (answer) => {
+      if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new Error('nodeFetch sends string bodies only');
+      const send = url.protocol === 'https:' ? https.request : http.request;
+      const request = send(url, { method: init.method ?? 'GET', headers, localAddress: options.localAddress, ...tls }, (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('error', reject);
@@ -29,3 +54,6 @@ export function fetchFrom(localAddress: string): typeof fetch {
       request.end(init.body ?? undefined);
     });
 }
+
+/** A fetch whose connections leave from one loopback address (see nodeFetch). */
+export const fetchFrom = (localAddress: string, pinnedCertificate?: string): typeof fetch => nodeFetch({ localAddress, pinnedCertificate });

@@ -211,8 +211,8 @@ function queryObject(search: URLSearchParams): Record<string, unknown> {
 const checkers = new Map<string, ContractChecker>();
 
 /** The checker of a daemon's document, fetched once per daemon and compiled once per distinct document. */
-export async function contractChecker(baseUrl: string): Promise<ContractChecker> {
-  const res = await fetch(`${baseUrl}/api/openapi.json`);
+export async function contractChecker(baseUrl: string, fetcher: typeof fetch = fetch): Promise<ContractChecker> {
+  const res = await fetcher(`${baseUrl}/api/openapi.json`);
   if (!res.ok) throw new Error(`GET /api/openapi.json answered ${res.status}`);
   const text = await res.text();
   let checker = checkers.get(text);

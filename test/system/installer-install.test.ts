@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -6,6 +7,7 @@ import { claimHeader, type InstallerStatus, type InstallRequest } from '../../sh
 import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
 import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { expectOwnerAccount } from '../helpers/target-accounts.ts';
+import { httpsClient } from '../helpers/https-client.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
 const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -137,6 +139,12 @@ describe('installer: install onto loop devices (root)', function () {
     expect(done.failure, JSON.stringify(done.failure)).to.equal(null);
     expect(done.state).to.equal('done');
     expect(done.progress).to.deep.include({ done: done.progress!.total, step: 'Done' });
+    // The installed box's root, for the console to pin: a constrained CA certificate, and its fingerprint.
+    const installedRoot = new X509Certificate(done.installedRoot!.certificate);
+    expect(installedRoot.ca).to.equal(true);
+    expect(done.installedRoot!.sha256Fingerprint).to.equal(installedRoot.fingerprint256);
+    // A root is public (the installed box serves it to anyone); what counts is that the console reads it over its pinned connection.
+    expect((await c.api.installer.status()).installedRoot).to.deep.equal(done.installedRoot);
 
     // Partitions and file systems as planned, nothing left mounted.
     expect(sh(['sgdisk', '-p', target])).to.match(/EF02[\s\S]*EF00[\s\S]*8300/);
@@ -179,6 +187,23 @@ describe('installer: install onto loop devices (root)', function () {
     const summary = (await owner.api.users.list()).find((u) => u.username === 'owner')!;
     expect(summary.uid).to.be.within(20000, 29999);
     expectOwnerAccount(root, summary, password);
+    await installed.close({ keepData: true });
+    installed = undefined;
+
+    // Started as the box starts (HTTPS), the daemon serves a certificate that chains to the root the console got: no second comparison.
+    installed = await startTestDaemon(
+      { dataDir: path.join(root, 'var/lib/cellar'), https: true },
+      { tls: { host: () => ({ hostname: 'test-box', addresses: ['127.0.0.1'] }) } },
+    );
+    const pinned = httpsClient(installed.url, done.installedRoot!.certificate);
+    try {
+      const served = await pinned.send('GET', '/api/system/tls/root-ca.crt');
+      expect(served.status).to.equal(200);
+      expect(new X509Certificate(served.body).fingerprint256).to.equal(done.installedRoot!.sha256Fingerprint);
+      expect((await pinned.signIn('owner', password)).status).to.equal(200);
+    } finally {
+      pinned.close();
+    }
     await installed.close({ keepData: true });
     installed = undefined;
   });

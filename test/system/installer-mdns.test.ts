@@ -58,5 +58,7 @@ describe('mDNS announcement on loopback (root: a network namespace)', function (
     expect(found.name).to.match(/^Cellar installer /);
     expect(found.txt.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(found.txt.version).to.equal(found.version);
+    // The medium serves HTTPS with its own key from the start.
+    expect(found.txt.scheme).to.equal('https');
   });
 });

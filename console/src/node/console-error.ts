@@ -13,6 +13,9 @@ export type ConsoleErrorCode =
   | 'console.root.unconstrained'
   | 'console.installer.refused'
   | 'console.installer.not_claimed'
+  | 'console.installer.not_confirmed'
+  | 'console.installer.key_changed'
+  | 'console.installer.insecure'
   | 'console.backup.password_missing'
   | BackupFormatCode;
 

@@ -3,9 +3,9 @@ import { readBackupView } from './backup-reader.ts';
 import type { BoxStore, KnownBox } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
 import { sameBox, urlOf, type Discovery } from './discovery.ts';
-import { InstallerClient } from './installer-client.ts';
+import { InstallerClient, type InstalledBox } from './installer-client.ts';
 import { checkPinned, type PinVerdict } from './pin-check.ts';
-import { fetchRoot, type FetchedRoot } from './root-certificate.ts';
+import { fetchRoot, parseRoot, type FetchedRoot } from './root-certificate.ts';
 import { rootScope } from './root-scope.ts';
 import { applyRoot, currentTrustHost, planInstall, type CommandRunner, type TrustHost } from './system-trust.ts';
 
@@ -14,7 +14,7 @@ import { applyRoot, currentTrustHost, planInstall, type CommandRunner, type Trus
  * IPC with it, the browser tests' loopback bridge the same. Nothing here imports electron.
  */
 export class ConsoleService {
-  private readonly installerClient = new InstallerClient();
+  private readonly installerClient = new InstallerClient((origin, installed) => this.keepInstalled(origin, installed));
 
   constructor(
     private readonly deps: {
@@ -136,7 +136,33 @@ export class ConsoleService {
 
   installer(call: InstallerCall): Promise<unknown> {
     if (typeof call !== 'object' || call === null) throw new ConsoleError('console.request.invalid');
-    const box = this.listed(call.boxId);
-    return this.installerClient.call(box.url, call);
+    // Once the installed box is kept, the medium's announcement merges with it and the page's id is no longer listed: the announcement still names the medium.
+    const announcement = this.deps.discovery.announcement(ConsoleService.text(call.boxId, 512));
+    const url = announcement ? urlOf(announcement) : this.listed(call.boxId).url;
+    this.mediumIds.set(url, call.boxId);
+    return this.installerClient.call(url, call);
+  }
+
+  /** The listed id of the medium at each origin the wizard installed through: its announcement carries the install id. */
+  private readonly mediumIds = new Map<string, string>();
+
+  /**
+   * Keeps the box a medium installed, with its root pinned as a box added by address is once the
+   * user compared its fingerprint: the root came over the connection pinned to the medium's key,
+   * which the owner compared with the box's screen, so the installed box needs no second comparison.
+   * It is kept at the medium's address with the install id the medium announced, so the installed
+   * box's announcement finds it. A box known at that address before (another install id) was
+   * replaced by this installation and is forgotten.
+   */
+  private keepInstalled(origin: string, installed: InstalledBox): void {
+    const root = parseRoot(installed.root.certificate);
+    if (root.sha256 !== installed.root.sha256Fingerprint) throw new ConsoleError('console.root.invalid');
+    const mediumId = this.mediumIds.get(origin);
+    const installId = (mediumId && this.deps.discovery.announcement(mediumId)?.installId) || null;
+    const before = this.deps.store.list().find((b) => b.url === origin);
+    if (before && before.installId !== installId) this.deps.store.forget(before.id);
+    const box = this.deps.store.add({ url: origin, name: installed.boxName ?? undefined, installId });
+    if (box.pin?.sha256 !== root.sha256) this.deps.store.pin(box.id, { pem: root.pem, sha256: root.sha256 });
+    this.deps.discovery.changed();
   }
 }

@@ -47,9 +47,30 @@ export interface InstallerFailure {
   step: string | null;
 }
 
+/**
+ * The fingerprint of the medium's HTTPS key: SHA-256 over its public key (SubjectPublicKeyInfo,
+ * DER). The box's screen shows `short` beside the claim's code; the console pins `sha256`.
+ */
+export interface InstallerKeyFingerprint {
+  /** 64 lowercase hex digits. */
+  sha256: string;
+  /** The first 80 bits in five groups of four uppercase hex digits, as the screen shows them: `3F2A 9C01 77B4 E0D2 5A6F`. */
+  short: string;
+}
+
+/** The installed box's root certificate, made during the installation: the console pins it for the box. */
+export interface InstalledRoot {
+  /** PEM. */
+  certificate: string;
+  /** SHA-256 over the certificate, colon-separated upper-case hex, as the box's TLS settings and devices show it. */
+  sha256Fingerprint: string;
+}
+
 export interface InstallerStatus {
   state: InstallerState;
   version: string;
+  /** The key the medium serves HTTPS with, made at its start. */
+  fingerprint: InstallerKeyFingerprint;
   /** When the claim lapses unless the claimer calls again; null while nobody holds it. */
   claimExpiresAt: string | null;
   /** Only in the answer to the claim: the secret for the `X-Installer-Claim` header of every later call. */
@@ -59,6 +80,8 @@ export interface InstallerStatus {
   plan: InstallPlan | null;
   progress: InstallerProgress | null;
   failure: InstallerFailure | null;
+  /** Once the installation made it (state `done`): the installed box's root, read by the console over its pinned connection. */
+  installedRoot: InstalledRoot | null;
 }
 
 export interface InstallerDisk {
@@ -137,9 +160,19 @@ const installPlan = Joi.object<InstallPlan, true>({
   files: Joi.array().items(Joi.string()).required(),
 }).id('InstallPlan');
 
+const installerKeyFingerprint = Joi.object<InstallerKeyFingerprint, true>({
+  sha256: Joi.string()
+    .pattern(/^[0-9a-f]{64}$/)
+    .required(),
+  short: Joi.string()
+    .pattern(/^[0-9A-F]{4}( [0-9A-F]{4}){4}$/)
+    .required(),
+}).id('InstallerKeyFingerprint');
+
 export const installerStatus = Joi.object<InstallerStatus, true>({
   state: Joi.string().valid('waiting', 'claimed', 'installing', 'done', 'failed').required(),
   version: Joi.string().required(),
+  fingerprint: installerKeyFingerprint.required(),
   claimExpiresAt: isoTime().allow(null).required(),
   claimSecret: Joi.string(),
   claimCode: Joi.string(),
@@ -157,6 +190,15 @@ export const installerStatus = Joi.object<InstallerStatus, true>({
     detail: Joi.string().allow('').required(),
     step: Joi.string().allow(null).required(),
   })
+    .allow(null)
+    .required(),
+  installedRoot: Joi.object<InstalledRoot, true>({
+    certificate: Joi.string().required(),
+    sha256Fingerprint: Joi.string()
+      .pattern(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/)
+      .required(),
+  })
+    .id('InstalledRoot')
     .allow(null)
     .required(),
 }).id('InstallerStatus');

@@ -119,10 +119,10 @@ export const installerRoutes = {
     method: 'POST',
     path: '/api/installer/reboot',
     access: 'public',
-    summary: 'Restarts the machine into the installed system (a few seconds after the answer)',
-    description: claimed,
+    summary: 'Restarts the machine into the installed system once this answer is sent',
+    description: `${claimed} Answers 202 at once; the restart begins after the answer went out, so the console gets it before the connection ends. The console then waits for the installed box to come back.`,
     headers: [claimHeader],
-    status: 204,
+    status: 202,
     errors: ['installer.mode.inactive', 'installer.claim.required', 'installer.install.running'],
   }),
 };

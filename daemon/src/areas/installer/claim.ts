@@ -14,14 +14,25 @@ export interface ClaimDeps {
   lifetimeMs: number;
   /** How long a claim lives in all, however often its holder calls or claims again with its secret. */
   maxMs: number;
-  /** Shows the code on the box's own screen, for the owner to compare with the console's. */
-  show(code: string): void;
+  /** Called when the claim changes (claimed, renewed with a new code, lapsed, reached its end): the box's screen shows it. */
+  changed(): void;
+}
+
+/** What the box's screen tells of the claim. */
+export interface ClaimView {
+  /** The code of the claim held now, in two groups of three digits; null while nobody holds one. */
+  code: string | null;
+  /** The held claim's end however often renewed. */
+  endsAt: number | null;
+  /** A claim reached its limit and nobody claimed since: the owner must claim again. */
+  limitReached: boolean;
 }
 
 const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
 interface Held {
   hash: Buffer;
+  code: string;
   expiresAt: number;
   /** The claim's end however often it is renewed: a host on the LAN cannot keep the box from its owner. */
   endsAt: number;
@@ -38,6 +49,8 @@ export class InstallerClaim {
   private held: Held | null = null;
   /** The address of a claim that ran out, and until when it may not claim again. */
   private spent: { from: string; until: number } | null = null;
+  /** Whether the last claim ended at its limit (until the next claim): the screen asks the owner to claim again. */
+  private limitReached = false;
 
   constructor(private readonly deps: ClaimDeps) {}
 
@@ -46,8 +59,10 @@ export class InstallerClaim {
     const now = this.deps.clock.now();
     if (this.held && this.held.expiresAt <= now) {
       // Only a claim that reached its maximum waits a turn; one its console left lapses plainly.
-      if (this.held.expiresAt >= this.held.endsAt) this.spent = { from: this.held.from, until: this.held.endsAt + this.deps.lifetimeMs };
+      this.limitReached = this.held.expiresAt >= this.held.endsAt;
+      if (this.limitReached) this.spent = { from: this.held.from, until: this.held.endsAt + this.deps.lifetimeMs };
       this.held = null;
+      this.deps.changed();
     }
     return this.held?.expiresAt ?? null;
   }
@@ -67,9 +82,17 @@ export class InstallerClaim {
     const endsAt = kept?.endsAt ?? now + this.deps.maxMs;
     const secret = randomBytes(32).toString('base64url');
     const code = String(randomInt(1_000_000)).padStart(6, '0');
-    this.held = { hash: digest(secret), expiresAt: Math.min(now + this.deps.lifetimeMs, endsAt), endsAt, from: kept?.from ?? from };
-    this.deps.show(`${code.slice(0, 3)} ${code.slice(3)}`);
+    this.held = { hash: digest(secret), code, expiresAt: Math.min(now + this.deps.lifetimeMs, endsAt), endsAt, from: kept?.from ?? from };
+    this.limitReached = false;
+    this.deps.changed();
     return { secret, code, expiresAt: this.held.expiresAt };
+  }
+
+  /** The claim as the box's screen shows it (lapses a claim whose time is up first). */
+  view(): ClaimView {
+    this.expiresAt();
+    const code = this.held && `${this.held.code.slice(0, 3)} ${this.held.code.slice(3)}`;
+    return { code, endsAt: this.held?.endsAt ?? null, limitReached: this.limitReached };
   }
 
   /** Refuses a call without the holder's secret; renews the claim otherwise, up to its end. */

@@ -1,35 +1,41 @@
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { Router } from 'express';
+import type { Express, Router } from 'express';
 import { api } from '../../../../shared/src/api/index.ts';
 import type { Config } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { product } from '../../core/product.ts';
+import { nodeCipherList } from '../../core/tls-ciphers.ts';
 import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { DiskProbe } from '../../host/disks/disk-probe.ts';
 import { MdnsAnnouncer } from '../../host/installer/mdns-announcer.ts';
 import { NetworkTester } from '../../host/installer/network-test.ts';
+import { reachableAddresses, writeScreen } from '../../host/installer/screen-file.ts';
 import { ChrootRunner, writeTargetOwner } from '../../host/installer/target-accounts.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { DiskGuard } from '../storage/disk-guard.ts';
+import { makeBoxAuthority } from './box-authority.ts';
 import { seedBox } from './box-seed.ts';
 import { InstallerClaim } from './claim.ts';
 import { readInstallId } from './install-id.ts';
 import { installedHandlers, installerHandlers } from './installer.routes.ts';
 import { InstallerService } from './installer.service.ts';
 import { openOnMedium } from './medium-gate.ts';
+import { makeMediumKey } from './medium-key.ts';
+import { screenText } from './screen.ts';
 
 /** Seams of installer mode for tests; each defaults to what the medium needs. */
 export interface InstallerAreaOptions {
   /** Run the installation's and the network test's commands (default: in installer mode). */
   apply?: boolean;
-  /** Restart the machine on POST /api/installer/reboot (default: in installer mode); otherwise only logged. */
-  reboot?: boolean;
+  /** Restart the machine on POST /api/installer/reboot (default: in installer mode); otherwise only logged. A function replaces the restart (tests watch when it runs). */
+  reboot?: boolean | (() => Promise<void>);
   /** Loop devices count as target disks (tests on sparse files). */
   includeLoopDevices?: boolean;
   /** Smallest system disk (default 8 GiB). */
@@ -41,6 +47,10 @@ export interface InstallerAreaOptions {
   /** How long a claim lives in all, however often renewed (default 60 minutes). */
   claimMaxMs?: number;
   registryUrl?: string;
+  /** The file the medium's screen text is written to (default `<state dir>/screen`, so /run/cellar-installer/screen). */
+  screenFile?: string;
+  /** How often the screen looks for changed addresses and a claim whose time is up (default 5 s). */
+  screenRefreshMs?: number;
 }
 
 export interface InstallerAreaDeps {
@@ -50,27 +60,22 @@ export interface InstallerAreaDeps {
   options?: InstallerAreaOptions;
 }
 
-/** Paths below /api the medium still answers besides the installer: health, the sign-in page's setup info, the API's documentation. */
-
 /**
  * The installer area: on the installation medium (`BOX_MODE=installer`) the installer and a gate
  * that refuses every other operation; elsewhere the install id. Both announce themselves by mDNS.
  */
-export function createInstallerArea(deps: InstallerAreaDeps) {
+export async function createInstallerArea(deps: InstallerAreaDeps) {
   const { config, logger, clock } = deps;
   const o = deps.options ?? {};
   const medium = config.mode === 'installer';
   const runner = new CommandRunner(logger, o.apply ?? medium);
-  const claim = new InstallerClaim({
-    clock,
-    lifetimeMs: o.claimLifetimeMs ?? 10 * 60 * 1000,
-    maxMs: o.claimMaxMs ?? 60 * 60 * 1000,
-    // The console shows the same code: the owner compares both before going on.
-    show: (code) => {
-      if (config.logToConsole) process.stdout.write(`\nCellar installer: a console claimed this box. Its code is ${code}\n\n`);
-      logger.info('installer claimed', { component: 'installer', code });
-    },
-  });
+  const claimMaxMs = o.claimMaxMs ?? 60 * 60 * 1000;
+  // Screen updates start once the server listens (its port is part of the addresses).
+  let refreshScreen = (): void => undefined;
+  const claim = new InstallerClaim({ clock, lifetimeMs: o.claimLifetimeMs ?? 10 * 60 * 1000, maxMs: claimMaxMs, changed: () => refreshScreen() });
+  // The medium serves HTTPS with a key made now; the console pins it once the owner compared its fingerprint.
+  const key = medium ? await makeMediumKey(config.dataDir, clock.now()) : null;
+  const systemReboot = (apply: boolean) => async () => void (await new CommandRunner(logger, apply).run(['systemctl', 'reboot']));
   const minDiskBytes = o.minDiskBytes ?? 8 * 1024 ** 3;
   const zfs = new ZfsDriver(runner);
   // A medium without ZFS has no pools: the guard then judges disks by everything else.
@@ -89,8 +94,10 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
         image: config.installerImage,
         targetDir: path.join(config.dataDir, 'target'),
         seedBox,
+        makeAuthority: (dataDir, hostname) => makeBoxAuthority(dataDir, hostname, clock.now()),
         writeOwner: (root, owner) => writeTargetOwner(new ChrootRunner(logger, runner.apply, root), owner),
-        reboot: async () => void (await new CommandRunner(logger, o.reboot ?? medium).run(['systemctl', 'reboot'])),
+        reboot: typeof o.reboot === 'function' ? o.reboot : systemReboot(o.reboot ?? medium),
+        fingerprint: key!.fingerprint,
       })
     : null;
   const announcer = (o.mdns ?? config.mode !== 'development') ? new MdnsAnnouncer(logger) : null;
@@ -98,12 +105,47 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
   const announce = async (server: Server) => {
     const port = (server.address() as AddressInfo).port;
     const installId = service?.installId ?? (await readInstallId(config.dataDir))?.installId ?? '';
-    const txt = { id: installId, version: product.version, scheme: config.https ? 'https' : 'http' };
+    const txt = { id: installId, version: product.version, scheme: medium || config.https ? 'https' : 'http' };
     announcer?.start({ type: medium ? 'cellar-installer' : 'cellar', name: `${medium ? 'Cellar installer' : 'Cellar'} ${hostname()}`, port, txt });
+  };
+
+  let screenTimer: NodeJS.Timeout | null = null;
+  const screenFile = o.screenFile ?? path.join(config.dataDir, 'screen');
+  const startScreen = (server: Server) => {
+    if (!key) return;
+    const { address, port } = server.address() as AddressInfo;
+    let shown = '';
+    refreshScreen = () => {
+      const text = screenText({
+        version: product.version,
+        addresses: reachableAddresses(address),
+        port,
+        fingerprint: key.fingerprint,
+        claim: claim.view(),
+        claimLimitMinutes: Math.round(claimMaxMs / 60_000),
+      });
+      if (text === shown) return;
+      try {
+        writeScreen(screenFile, text, config.logToConsole);
+        shown = text;
+      } catch (err) {
+        // The claim goes on without the screen: the owner then sees nothing to compare and does not confirm.
+        logger.warn('the screen was not written', { component: 'installer', file: screenFile, error: String(err) });
+      }
+    };
+    refreshScreen();
+    // Addresses come late (DHCP) and a claim's time runs out without a call: look again now and then.
+    screenTimer = setInterval(() => refreshScreen(), o.screenRefreshMs ?? 5000);
+    screenTimer.unref();
   };
 
   return {
     service,
+    /** The medium's HTTPS server with its own key; null elsewhere (the TLS area's server then). */
+    createServer(app: Express): HttpsServer | null {
+      if (!key) return null;
+      return createHttpsServer({ cert: key.certificatePem, key: key.privateKeyPem, minVersion: 'TLSv1.2', ciphers: nodeCipherList }, app);
+    },
     mount(router: Router, routeDeps: RouteDeps): void {
       registerArea(router, api.installer, service ? installerHandlers(service, claim) : installedHandlers(config.dataDir), routeDeps);
       if (!medium) return;
@@ -114,14 +156,19 @@ export function createInstallerArea(deps: InstallerAreaDeps) {
     },
     /** Announces the daemon once its server listens (the port is known only then); answers the server. */
     attach<S extends Server>(server: S): S {
-      server.once('listening', () => void announce(server).catch((err: unknown) => logger.warn('mdns failed', { component: 'installer', error: String(err) })));
+      server.once('listening', () => {
+        startScreen(server);
+        void announce(server).catch((err: unknown) => logger.warn('mdns failed', { component: 'installer', error: String(err) }));
+      });
       return server;
     },
     async close(): Promise<void> {
+      if (screenTimer) clearInterval(screenTimer);
+      refreshScreen = () => undefined;
       await service?.settled();
       await announcer?.stop();
     },
   };
 }
 
-export type InstallerArea = ReturnType<typeof createInstallerArea>;
+export type InstallerArea = Awaited<ReturnType<typeof createInstallerArea>>;

@@ -33,9 +33,10 @@ export function installerHandlers(service: InstallerService, claim: InstallerCla
       holder(req);
       return service.startInstall(body);
     },
-    reboot: async ({ req }) => {
+    reboot: ({ req, res }) => {
       holder(req);
-      await service.reboot();
+      // 'close' follows the answer's end, or a console that left before it.
+      service.reboot(new Promise((resolve) => res.once('close', () => resolve())));
     },
   };
 }

@@ -3,6 +3,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   InstallerFailure,
+  InstallerKeyFingerprint,
+  InstalledRoot,
   InstallerNetworkConfig,
   InstallerOptions,
   InstallerProgress,
@@ -29,6 +31,9 @@ import type { InstallerClaim } from './claim.ts';
 import { writeInstallId } from './install-id.ts';
 import { regionCodes } from './regions.ts';
 
+/** How long after the answer to POST /api/installer/reboot the restart begins. */
+const rebootDelayMs = 500;
+
 export interface InstallerServiceDeps {
   version: string;
   clock: Clock;
@@ -45,9 +50,13 @@ export interface InstallerServiceDeps {
   targetDir: string;
   /** Creates the box's daemon data (first administrator, box name, language, region) in a data directory. */
   seedBox(dataDir: string, request: InstallRequest): Promise<UserSummary>;
+  /** Makes the installed box's TLS authority in its data directory; answers the root (box-authority.ts). */
+  makeAuthority(dataDir: string, hostname: string): Promise<InstalledRoot>;
   /** Makes the first administrator's system account inside the mounted target (host/installer/target-accounts.ts). */
   writeOwner(root: string, owner: TargetOwner): Promise<void>;
   reboot(): Promise<void>;
+  /** The key the medium serves HTTPS with. */
+  fingerprint: InstallerKeyFingerprint;
 }
 
 /**
@@ -57,9 +66,16 @@ export interface InstallerServiceDeps {
 export class InstallerService {
   /** Made at start so the medium already announces the id the installed box will have. */
   readonly installId = randomUUID();
-  private install: { state: 'installing' | 'done' | 'failed'; plan: InstallPlan; progress: InstallerProgress | null; failure: InstallerFailure | null } | null =
-    null;
+  private install: {
+    state: 'installing' | 'done' | 'failed';
+    plan: InstallPlan;
+    progress: InstallerProgress | null;
+    failure: InstallerFailure | null;
+    root: InstalledRoot | null;
+  } | null = null;
   private running: Promise<void> | null = null;
+  /** The restart asked for, once: a second request while it waits starts no second one. */
+  private rebooting: Promise<void> | null = null;
   /** An install request between its first check and its start: its checks wait on the host, and a second request must not pass them too. */
   private starting = false;
 
@@ -68,9 +84,13 @@ export class InstallerService {
   status(): InstallerStatus {
     const expiresAt = this.deps.claim.expiresAt();
     const claimExpiresAt = expiresAt === null ? null : new Date(expiresAt).toISOString();
-    const base = { version: this.deps.version, claimExpiresAt };
-    if (this.install) return { ...base, state: this.install.state, plan: this.install.plan, progress: this.install.progress, failure: this.install.failure };
-    return { ...base, state: expiresAt === null ? 'waiting' : 'claimed', plan: null, progress: null, failure: null };
+    const base = { version: this.deps.version, fingerprint: this.deps.fingerprint, claimExpiresAt };
+    if (this.install) {
+      const { state, plan, progress, failure, root } = this.install;
+      // The root only of a finished installation: one that failed later may leave no such box.
+      return { ...base, state, plan, progress, failure, installedRoot: state === 'done' ? root : null };
+    }
+    return { ...base, state: expiresAt === null ? 'waiting' : 'claimed', plan: null, progress: null, failure: null, installedRoot: null };
   }
 
   claim(given: string | undefined, from: string): InstallerStatus {
@@ -130,7 +150,7 @@ export class InstallerService {
     const steps = installSteps(layout, request.fileSystem, this.deps.image);
     const plan = planOf(layout, request.fileSystem, steps);
     await this.deps.runner.requireTools(plan.commands.map((argv) => argv[0]!));
-    this.install = { state: 'installing', plan, progress: null, failure: null };
+    this.install = { state: 'installing', plan, progress: null, failure: null, root: null };
     const current = this.install;
     this.deps.logger.info('installation started', { component: 'installer', disk: devicePath, fileSystem: request.fileSystem });
     const hooks = {
@@ -149,6 +169,7 @@ export class InstallerService {
         });
         const dataDir = path.join(root, 'var/lib/cellar');
         const owner = await this.deps.seedBox(dataDir, request);
+        current.root = await this.deps.makeAuthority(dataDir, hostNameOf(request.boxName));
         await this.deps.writeOwner(root, { username: owner.username, uid: owner.uid, displayName: owner.displayName, password: request.admin.password });
         await writeInstallId(dataDir, { installId: this.installId, installedAt: new Date(this.deps.clock.now()).toISOString() });
       },
@@ -177,13 +198,26 @@ export class InstallerService {
   /** Waits for a running installation (tests, shutdown). */
   async settled(): Promise<void> {
     await this.running;
+    await this.rebooting;
     await this.deps.network.settled();
   }
 
-  async reboot(): Promise<void> {
+  /**
+   * Restarts into the installed system once `answered` settles (the answer to the console is out):
+   * a restart begun before would cut the connection, and the console would see it reset instead
+   * of its 202. Refused while an installation runs.
+   */
+  reboot(answered: Promise<void>): void {
     if (this.install?.state === 'installing') throw new ProblemError('installer.install.running', { state: 'installing' });
     this.deps.logger.info('rebooting into the installed system', { component: 'installer' });
-    await this.deps.reboot();
+    this.rebooting ??= answered
+      // A moment for the answer's last packets to leave before the network goes down.
+      .then(() => new Promise((resolve) => setTimeout(resolve, rebootDelayMs)))
+      .then(() => this.deps.reboot())
+      .catch((err: unknown) => {
+        this.rebooting = null;
+        this.deps.logger.error('reboot failed', { component: 'installer', error: String(err) });
+      });
   }
 
   private async verdicts() {

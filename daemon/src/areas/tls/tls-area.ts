@@ -80,7 +80,6 @@ export function createTlsArea(deps: TlsAreaDeps) {
     /** Calls `listener` whenever the certificate the box presents changes. */
     onPresentedChanged: (listener: (presented: PresentedCertificate) => void) => presentedListeners.push(listener),
     handlers: tlsHandlers(service),
-    scheme: deps.https ? 'https' : 'http',
     /** The daemon's server: HTTPS with the presented certificate, or plain HTTP. */
     async createServer(app: Express): Promise<Server> {
       // An authority already made is loaded at start over HTTP too: one of the old kind is replaced now, not at its first use.

@@ -17,7 +17,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 export const boxLifetimeDays = 390;
 /** The box's certificate is renewed this long before it ends: a quarter of its life to spare. */
 export const renewBeforeDays = 90;
-const defaultLocalDomain = 'local';
+export const defaultLocalDomain = 'local';
 
 /** What the server presents: the certificate with its chain, and its key. */
 export interface PresentedCertificate {
