@@ -38,7 +38,7 @@ export const livePackages = [
   'grub-efi-amd64-bin',
   'grub-pc-bin',
   'grub2-common',
-  // The network test (ping) and the screen's address list.
+  // The network test (ping) and the screen's address list before the daemon wrote its screen.
   'iputils-ping',
   'iproute2',
 ];
@@ -89,8 +89,9 @@ export async function buildMedium({ deb = null, out = null, log = (line) => proc
         // The medium's own files (units, networkd file, screen), then the image the install writes.
         `--customize-hook=sync-in ${path.join(repo, 'build/medium/root')} /`,
         `--customize-hook=copy-in ${image} /usr/lib/cellar-installer`,
-        '--customize-hook=chroot "$1" systemctl enable systemd-networkd.service cellar-installer-screen.service',
-        '--customize-hook=chroot "$1" systemctl mask getty@tty1.service',
+        '--customize-hook=chroot "$1" systemctl enable systemd-networkd.service cellar-installer-screen@tty1.service cellar-installer-screen@ttyS0.service',
+        // The screen takes the login prompts' place: nobody logs in on the medium.
+        '--customize-hook=chroot "$1" systemctl mask getty@tty1.service serial-getty@ttyS0.service',
         '--customize-hook=echo cellar-installer > "$1"/etc/hostname',
       ],
     });

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { InstallerOptions, InstallerStatus, InstallRequest } from '../../shared/src/api/installer.ts';
+import type { InstalledRoot, InstallerOptions, InstallerStatus, InstallRequest } from '../../shared/src/api/installer.ts';
+import type { InstallerCall } from '../../console/src/bridge.ts';
 import { InstallerClient } from '../../console/src/node/installer-client.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { httpsClient } from '../helpers/https-client.ts';
@@ -73,6 +74,8 @@ describe('the installation medium in a virtual machine', function () {
   let box: Vm | undefined;
   const saved: string[] = [];
   let failed = false;
+  /** The installed box's root, handed over by the installation through the pinned connection. */
+  let installedRoot: InstalledRoot | null = null;
 
   /** The installed disk's journal, read after the machine ended: JSON entries of its last boot, also kept as files. */
   function readJournal(label: string): JournalEntry[] {
@@ -108,17 +111,11 @@ describe('the installation medium in a virtual machine', function () {
     saved.push(box.serialLog);
     const url = `https://127.0.0.1:${port}`;
     // The forwarded port reaches the guest's address from DHCP: no answer without networkd's address.
-    const rootPem = await until(
-      'the box over HTTPS',
-      20 * minute,
-      async () => {
-        const answer = await fetchInsecure(`${url}/api/system/tls/root-ca.crt`);
-        return answer?.status === 200 ? answer.body : null;
-      },
-      box,
-    );
+    await until('the box over HTTPS', 20 * minute, async () => ((await fetchInsecure(`${url}/api/health`))?.status === 200 ? true : null), box);
     log(`${firmware}: the box answered after ${Math.round((Date.now() - started) / 1000)} s`);
-    const client = httpsClient(url, rootPem);
+    // Trusting only the root the installation handed over: no second trust on first use.
+    expect(installedRoot, 'the installed root').to.not.equal(null);
+    const client = httpsClient(url, installedRoot!.certificate);
     try {
       expect(JSON.parse((await client.send('GET', '/api/health')).body)).to.include({ status: 'ok' });
       expect(JSON.parse((await client.send('GET', '/api/setup')).body)).to.include({ boxName: 'VM Box', installer: false, setupCode: false });
@@ -175,26 +172,34 @@ describe('the installation medium in a virtual machine', function () {
     if (work && !failed) rmSync(work, { recursive: true, force: true });
   });
 
-  it('boots the medium, claims it and installs onto the second disk through the console’s installer client, then restarts', async () => {
+  it('boots the medium, claims it over HTTPS with the key its screen shows, installs onto the second disk through the console’s installer client, then restarts', async () => {
     const port = await freePort();
     medium = new Vm({ name: 'medium', dir: work, firmware: 'bios', disks: [target], cdrom: iso, hostPort: port, guestPort });
     saved.push(medium.serialLog);
-    const origin = `http://127.0.0.1:${port}`;
-    const installer = new InstallerClient();
+    const origin = `https://127.0.0.1:${port}`;
+    const installer = new InstallerClient((_origin, box) => (installedRoot = box.root));
+    const call = (operation: InstallerCall['operation'], body?: unknown) => installer.call(origin, { boxId: 'vm-medium', operation, body });
     const started = Date.now();
-    const first = await until(
-      'the installer',
-      20 * minute,
-      async () => (await installer.call(origin, { boxId: 'vm-medium', operation: 'status' })) as InstallerStatus,
-      medium,
-    );
+    const first = await until('the installer', 20 * minute, async () => (await call('status')) as InstallerStatus, medium);
     log(`the medium answered after ${Math.round((Date.now() - started) / 1000)} s`);
     expect(first.state).to.equal('waiting');
-    const claimed = (await installer.call(origin, { boxId: 'vm-medium', operation: 'claim' })) as InstallerStatus;
-    expect(claimed.claimCode).to.match(/^\d{6}$/);
+    const claimed = (await call('claim')) as InstallerStatus;
     expect(claimed).to.not.have.property('claimSecret');
+    // As the owner does: the console's line against the box's screen (drawn on the serial console too).
+    const screenLine = await until(
+      'the claim on the medium’s screen',
+      2 * minute,
+      async () => {
+        const lines = [...readFileSync(medium!.serialLog, 'utf8').matchAll(/code ([\d ]+?) · key ([0-9A-F ]+)/g)];
+        return lines.at(-1) ?? null;
+      },
+      medium,
+    );
+    expect(screenLine[1]!.replace(/ /g, '')).to.equal(claimed.claimCode!.replace(/ /g, ''));
+    expect(screenLine[2]!.trim()).to.equal(claimed.fingerprint.short);
+    await call('confirmKey', { fingerprint: claimed.fingerprint.sha256 });
 
-    const options = (await installer.call(origin, { boxId: 'vm-medium', operation: 'options' })) as InstallerOptions;
+    const options = (await call('options')) as InstallerOptions;
     const disk = options.disks.find((d) => d.name === 'vda');
     expect(disk, JSON.stringify(options.disks)).to.deep.include({ usable: true });
     const body: InstallRequest = {
@@ -207,22 +212,24 @@ describe('the installation medium in a virtual machine', function () {
       timeZone: 'Europe/Vienna',
       network: null,
     };
-    const install = (await installer.call(origin, { boxId: 'vm-medium', operation: 'install', body })) as InstallerStatus;
+    const install = (await call('install', body)) as InstallerStatus;
     expect(install.state).to.equal('installing');
     const done = await until(
       'the end of the installation',
       60 * minute,
       async () => {
-        const s = (await installer.call(origin, { boxId: 'vm-medium', operation: 'status' })) as InstallerStatus;
+        const s = (await call('status')) as InstallerStatus;
         return s.state === 'installing' ? null : s;
       },
       medium,
     );
     expect(done.failure, JSON.stringify(done.failure)).to.equal(null);
     expect(done.state).to.equal('done');
+    expect(installedRoot?.certificate).to.contain('BEGIN CERTIFICATE');
     log(`installed after ${Math.round((Date.now() - started) / 1000)} s`);
-    await installer.call(origin, { boxId: 'vm-medium', operation: 'reboot' }).catch((err: unknown) => log(`the reboot call had no answer: ${String(err)}`));
-    // QEMU runs with -no-reboot: the medium's restart ends the machine.
+    // Answered before the restart (issue 36 point 2); QEMU runs with -no-reboot, so the restart ends the machine.
+    // The client throws on an error status or a cut connection; 202 has no body.
+    expect(await call('reboot')).to.equal(null);
     await medium.waitExit(10 * minute);
   });
 
