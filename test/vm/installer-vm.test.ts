@@ -240,4 +240,19 @@ describe('the installation medium in a virtual machine', function () {
   it('boots the installed disk by UEFI with the same checks', async () => {
     await bootInstalled('uefi');
   });
+
+  it('boots the medium by UEFI too: its installer answers over HTTPS', async () => {
+    const port = await freePort();
+    medium = new Vm({ name: 'medium-uefi', dir: work, firmware: 'uefi', disks: [], cdrom: iso, hostPort: port, guestPort });
+    saved.push(medium.serialLog);
+    const installer = new InstallerClient();
+    const status = await until(
+      'the installer by UEFI',
+      20 * minute,
+      async () => (await installer.call(`https://127.0.0.1:${port}`, { boxId: 'vm-medium', operation: 'status' })) as InstallerStatus,
+      medium,
+    );
+    expect(status.state).to.equal('waiting');
+    medium.kill();
+  });
 });

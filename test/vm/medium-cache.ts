@@ -4,22 +4,30 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import path from 'node:path';
 import { buildMedium, mediumCache } from '../../build/scripts/build-medium.js';
 
-const git = (args: string[]) => execFileSync('git', args, { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+const repo = path.resolve(import.meta.dirname, '../..');
+const git = (args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+
+/** The sources that make no part of the medium: its tests, documents and benchmarks. */
+const notInMedium = [':!test', ':!docs', ':!bench', ':!.ci', ':!*.md'];
 
 /**
- * What the medium is built from: the committed tree, the uncommitted changes and the untracked
- * files (everything the package, the live system and the image come from). Debian's packages are
- * not part of it: a cached medium is at most as old as its sources say.
+ * What the medium is built from: every other file as the index has it, the changes not yet
+ * staged and the untracked files (everything the package, the live system and the image come
+ * from). Debian's packages are not part of it: a cached medium is as old as its first build.
  */
 export function mediumKey(): string {
   const hash = createHash('sha256');
-  hash.update(git(['rev-parse', 'HEAD^{tree}']));
-  hash.update(git(['diff', 'HEAD', '--binary']));
-  const untracked = git(['ls-files', '--others', '--exclude-standard', '-z']).toString('utf8').split('\0').filter(Boolean).sort();
+  hash.update(git(['ls-files', '-s', '--', '.', ...notInMedium]));
+  hash.update(git(['diff', '--binary', '--', '.', ...notInMedium]));
+  const untracked = git(['ls-files', '--others', '--exclude-standard', '-z', '--', '.', ...notInMedium])
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean)
+    .sort();
   for (const file of untracked) {
-    if (!statSync(file).isFile()) continue;
+    if (!statSync(path.join(repo, file)).isFile()) continue;
     hash.update(`\0${file}\0`);
-    hash.update(readFileSync(file));
+    hash.update(readFileSync(path.join(repo, file)));
   }
   return hash.digest('hex').slice(0, 16);
 }
