@@ -162,6 +162,10 @@ describe('installer: install onto loop devices (root)', function () {
     expect(readFileSync(path.join(root, 'etc/hostname'), 'utf8')).to.equal('test-box\n');
     expect(readlinkSync(path.join(root, 'etc/localtime'))).to.equal('../usr/share/zoneinfo/Europe/Vienna');
     expect(readFileSync(path.join(root, 'etc/systemd/network/10-cellar.network'), 'utf8')).to.contain('Address=192.0.2.10/24');
+    // ...and systemd-networkd enabled to apply it at the first boot (issue 36 point 1).
+    expect(readlinkSync(path.join(root, 'etc/systemd/system/multi-user.target.wants/systemd-networkd.service'))).to.equal(
+      '/lib/systemd/system/systemd-networkd.service',
+    );
     // The boot loader: GRUB's configuration and the removable EFI loader.
     expect(readFileSync(path.join(root, 'boot/grub/grub.cfg'), 'utf8')).to.contain(`root=UUID=${rootUuid}`);
     // The EFI partition read with mtools, as the installer wrote it (this kernel has no FAT driver).

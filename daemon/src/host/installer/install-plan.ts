@@ -51,6 +51,8 @@ export const configuredFiles = [
   '/etc/localtime',
   '/etc/timezone',
   '/etc/systemd/network/10-cellar.network',
+  // systemd-networkd enabled, so the box applies that file (system-files.ts networkdLinks).
+  '/etc/systemd/system/multi-user.target.wants/systemd-networkd.service',
   '/boot/grub/grub.cfg',
   '/boot/grub/i386-pc/core.img',
   '/var/lib/cellar/install-id',

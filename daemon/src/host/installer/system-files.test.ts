@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { fstab, grubConfig, hostNameOf, networkFile, type SystemFilesInput } from './system-files.ts';
+import { fstab, grubConfig, hostNameOf, networkFile, writeSystemFiles, type SystemFilesInput } from './system-files.ts';
 
 const input: SystemFilesInput = { fileSystem: 'ext4', hostName: 'box', timeZone: 'UTC', systemUuid: 'aaaa-1', efiUuid: 'BBBB-2', network: null };
 
@@ -21,5 +24,25 @@ describe('installed system files', () => {
     expect(networkFile(null)).to.contain('Name=en* eth*').and.contain('DHCP=yes');
     const file = networkFile({ interface: 'eth0', method: 'static', address: '192.0.2.5/24', gateway: '192.0.2.1', nameservers: ['192.0.2.53'] });
     expect(file).to.contain('Address=192.0.2.5/24').and.contain('Gateway=192.0.2.1').and.contain('DNS=192.0.2.53');
+  });
+
+  it('enables systemd-networkd in the installed system as systemctl enable does, so the box applies its network file', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'cellar-system-files-'));
+    try {
+      const root = path.join(work, 'root');
+      const staging = path.join(work, 'efi');
+      // The install steps make the EFI loader's staging folder before this step.
+      mkdirSync(staging);
+      await writeSystemFiles(root, staging, input);
+      const link = (rel: string) => readlinkSync(path.join(root, 'etc/systemd/system', rel));
+      expect(link('multi-user.target.wants/systemd-networkd.service')).to.equal('/lib/systemd/system/systemd-networkd.service');
+      expect(link('sockets.target.wants/systemd-networkd.socket')).to.equal('/lib/systemd/system/systemd-networkd.socket');
+      expect(link('network-online.target.wants/systemd-networkd-wait-online.service')).to.equal('/lib/systemd/system/systemd-networkd-wait-online.service');
+      // Writing twice (an install tried again) keeps one link each.
+      await writeSystemFiles(root, staging, input);
+      expect(link('dbus-org.freedesktop.network1.service')).to.equal('/lib/systemd/system/systemd-networkd.service');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstallerNetworkConfig, SystemFileSystem } from '../../../../shared/src/api/installer.ts';
 import { writeZone } from '../time/zone-files.ts';
@@ -70,6 +70,30 @@ export function networkFile(network: InstallerNetworkConfig | null): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The links `systemctl enable systemd-networkd` makes (its [Install] section with its Also= units),
+ * by path in the installed system: Debian's image does not enable networkd, and without it the box
+ * would ignore its network file and come up without an address (issue 36).
+ */
+export const networkdLinks: ReadonlyArray<readonly [link: string, unit: string]> = [
+  ['/etc/systemd/system/multi-user.target.wants/systemd-networkd.service', '/lib/systemd/system/systemd-networkd.service'],
+  ['/etc/systemd/system/dbus-org.freedesktop.network1.service', '/lib/systemd/system/systemd-networkd.service'],
+  ['/etc/systemd/system/sockets.target.wants/systemd-networkd.socket', '/lib/systemd/system/systemd-networkd.socket'],
+  ['/etc/systemd/system/sysinit.target.wants/systemd-network-generator.service', '/lib/systemd/system/systemd-network-generator.service'],
+  // cellar.service wants network-online.target: it then starts once the network file applied.
+  ['/etc/systemd/system/network-online.target.wants/systemd-networkd-wait-online.service', '/lib/systemd/system/systemd-networkd-wait-online.service'],
+];
+
+/** Enables systemd-networkd in the system below `root` as systemctl would (it needs no running systemd for links). */
+export async function enableNetworkd(root: string): Promise<void> {
+  for (const [link, unit] of networkdLinks) {
+    const file = path.join(root, link);
+    await mkdir(path.dirname(file), { recursive: true });
+    await rm(file, { force: true });
+    await symlink(unit, file);
+  }
+}
+
 /** The EFI loader's built-in configuration: find the system file system, then its grub.cfg. */
 export function efiEarlyConfigText(input: SystemFilesInput): string {
   const search =
@@ -90,6 +114,7 @@ export async function writeSystemFiles(root: string, efiStaging: string, input: 
   await put('etc/hosts', `127.0.0.1\tlocalhost\n127.0.1.1\t${input.hostName}\n::1\tlocalhost ip6-localhost ip6-loopback\n`);
   await writeZone(root, input.timeZone);
   await put('etc/systemd/network/10-cellar.network', networkFile(input.network));
+  await enableNetworkd(root);
   await put('boot/grub/grub.cfg', grubConfig(input));
   // The EFI system partition's mount point (fstab); the partition itself is written with mtools.
   await mkdir(path.join(root, 'boot/efi'), { recursive: true });
