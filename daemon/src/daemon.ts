@@ -281,7 +281,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const fileServicesChanged = () => fileServices?.changed();
   const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
   const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged, tls: tls.store });
-  const proxy = createProxyArea({ db, config, clock, logger, scheduler, tls, sessionStore, identity, options: options.proxy });
+  const proxy = createProxyArea({ db, config, clock, logger, scheduler, topics, tls, sessionStore, identity, options: options.proxy });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);

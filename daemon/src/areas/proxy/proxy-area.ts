@@ -4,10 +4,13 @@ import path from 'node:path';
 import type { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../../../shared/src/api/index.ts';
+import { topicName, topics } from '../../../../shared/src/topics.ts';
 import type { Config } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { NginxHost } from '../../host/nginx/nginx-host.ts';
@@ -42,6 +45,7 @@ export interface ProxyAreaDeps {
   clock: Clock;
   logger: Logger;
   scheduler: Pick<Scheduler, 'every'>;
+  topics: TopicPublisher & { register(provider: TopicProvider): void };
   tls: TlsArea;
   /** Box sessions: a protected host's cookie lives as long as the session it came from. */
   sessionStore: Pick<SqliteSessionStore, 'isAlive' | 'ended'>;
@@ -87,6 +91,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     access,
     clock: deps.clock,
     logger,
+    changed: (settings) => deps.topics.publish(topicName.proxy, 'changed', settings),
     context: () => ({
       runtimeDir: nginx.runtimeDir,
       address: deps.options?.address ?? null,
@@ -123,6 +128,14 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   deps.sessionStore.ended.on('ended', (sid: string) => {
     // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.
     access.sessionEnded(sid).catch((err: unknown) => logger.warn('proxy cookies of a session stay', { component: 'proxy', error: (err as Error).message }));
+  });
+  deps.topics.register({
+    pattern: topics.proxy.pattern,
+    subscribe: async (principal) => {
+      if (!principal.admin) throw new ProblemError('auth.permission.denied');
+      return service.settings();
+    },
+    mayRead: async (principal) => principal.admin,
   });
   deps.scheduler.every(
     'proxy.maintain',
