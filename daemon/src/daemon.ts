@@ -280,8 +280,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const store = await createStoreArea(storeCore, { zone: () => systemHost.time.zone(), principal: (id) => principals.resolve(id) });
   const fileServicesChanged = () => fileServices?.changed();
   const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
-  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged, tls: tls.store });
   const proxy = createProxyArea({ db, config, clock, logger, scheduler, topics, tls, sessionStore, identity, options: options.proxy });
+  const areaParts = [proxy.backupPart];
+  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged, tls: tls.store, areaParts });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);

@@ -1,15 +1,22 @@
 import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { BackupSummary } from '../../shared/src/api/backup.ts';
 import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
 import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import type { ProxyState } from '../../daemon/src/areas/proxy/proxy-records.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 
 const backupPassword = 'a long backup passphrase';
 
-type Parts = { users: { users: Row[] }; groups: { groups: Row[]; members: Row[] }; shares: { shares: Row[] } };
+type Parts = {
+  users: { users: Row[] };
+  groups: { groups: Row[]; members: Row[] };
+  shares: { shares: Row[] };
+  proxy: ProxyState;
+};
 
 /**
  * Issue 27 point 3: a backup is sealed with a password its maker chooses, so its rows are hostile.
@@ -39,6 +46,13 @@ describe('configuration backup: what a crafted backup cannot restore', function 
     await admin.api.groups.create({ body: { name: 'friends', memberIds: [mallory.id] } });
     const { share } = await makeShare(admin, 'Family');
     await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: mallory.id, level: 'readWrite' }] } });
+    // The reverse proxy: a host with a certificate of the box's authority and a Basic Auth user, a stream.
+    const target = { scheme: 'http' as const, host: '127.0.0.1', port: 9 };
+    await admin.api.proxy.createHost({
+      body: { domains: ['cam.local'], target, tls: { mode: 'authority' }, basicAuth: [{ username: 'carol', password: 'carol secret' }] },
+    });
+    await admin.api.proxy.createHost({ body: { domains: ['plain.local'], target, tls: { mode: 'none' } } });
+    await admin.api.proxy.createStream({ body: { port: 2222, protocols: ['tcp'], target: { host: '127.0.0.1', port: 22 } } });
     const file = Buffer.from(await (await admin.api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
     real = await readBackup(file, backupPassword);
   });
@@ -113,6 +127,35 @@ describe('configuration backup: what a crafted backup cannot restore', function 
       400,
     );
     expect(err.problem.detail).to.include('same name');
+  });
+
+  it('refuses proxy entries the proxy refuses by hand: names that reach into nginx, a name twice, a taken port, a foreign key, a bare password', async () => {
+    const cam = (p: Parts) => p.proxy.hosts.find((h) => h.domains[0] === 'cam.local') as ProxyState['hosts'][number];
+    const plain = (p: Parts) => p.proxy.hosts.find((h) => h.domains[0] === 'plain.local') as ProxyState['hosts'][number];
+    let err = await expectProblem(inspect(crafted((p) => (cam(p).domains = ['a.local; include /etc/passwd']))), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'proxy' });
+    await expectProblem(inspect(crafted((p) => (plain(p).domains = ['cam.local']))), 'proxy.domain.taken', 409);
+    // The proxy's own HTTPS port (8443 in development mode), and one stream's port and protocol twice.
+    await expectProblem(inspect(crafted((p) => (p.proxy.streams[0]!.port = 8443))), 'proxy.port.taken', 409);
+    await expectProblem(inspect(crafted((p) => p.proxy.streams.push({ ...p.proxy.streams[0]!, id: 999 }))), 'proxy.port.taken', 409);
+    // Another certificate's key, and a host that says it has none while carrying one.
+    err = await expectProblem(
+      inspect(
+        crafted((p) => {
+          const certificate = cam(p).tls.certificate!;
+          certificate.privateKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+        }),
+      ),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('tls.key.mismatch');
+    await expectProblem(inspect(crafted((p) => (plain(p).tls.certificate = cam(p).tls.certificate))), 'backup.part.invalid', 400);
+    // A Basic Auth password in the clear instead of its hash, and nginx directives in a target.
+    await expectProblem(inspect(crafted((p) => (cam(p).basicAuth[0]!.hash = 'carol secret'))), 'backup.part.invalid', 400);
+    await expectProblem(inspect(crafted((p) => (cam(p).target.host = '127.0.0.1; return 200'))), 'backup.part.invalid', 400);
+    // Nothing of it was kept: the real proxy part inspects.
+    expect((await inspect(real)).parts.find((p) => p.name === 'proxy')?.counts).to.deep.equal({ hosts: 2, redirects: 0, streams: 1 });
   });
 
   it('the crafted backup of issue 27 (a share over /etc for mallory, a user sshd, a group sudo) touches nothing; the real one restores', async () => {

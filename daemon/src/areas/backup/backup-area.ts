@@ -48,6 +48,8 @@ export interface BackupAreaDeps {
   fileServicesChanged: () => void;
   /** The TLS area's folder: certificates and the authority. */
   tls: TlsStore;
+  /** Parts the areas built themselves (proxy, store, network): each knows its own rows and host effects. */
+  areaParts: readonly BackupPart[];
   /** Restoring users ends every session. */
   sessionStore: { endAll(): Promise<number> };
   /**
@@ -91,6 +93,7 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
     sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger, runner }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
     tlsBackupPart(deps.tls),
     appsBackupPart({ db }),
+    ...deps.areaParts,
   ] as BackupPart[];
   const backup = new BackupService({
     db,

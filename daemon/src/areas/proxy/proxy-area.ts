@@ -24,6 +24,7 @@ import { boxLifetimeDays } from '../tls/tls.service.ts';
 import { ProxyAccess } from './proxy-access.ts';
 import { ProxyGrants } from './proxy-grants.ts';
 import { initProxyEntryModel } from './proxy.model.ts';
+import { proxyBackupPart } from './proxy.backup.ts';
 import { proxyHandlers } from './proxy.routes.ts';
 import { ProxyService } from './proxy.service.ts';
 
@@ -68,6 +69,8 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   const firewall = new StreamFirewall({ runner: new CommandRunner(logger, box || deps.options?.firewall === true), netns: deps.options?.netns });
   const rows = initProxyEntryModel(deps.db);
   let daemonUrl: string | null = null;
+  // The web interface's port as it listens (7484 on a box; a free one in tests).
+  const boxPort = () => (daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484);
   // Told to nginx only (in its configuration): its X-Real-IP is believed when this comes with it.
   const forwarderKey = randomBytes(32).toString('base64url');
   // Reads the hosts through the service, built next (called only once requests come).
@@ -98,8 +101,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
       ports,
       // Before the daemon listens nginx is only validated: the address it would ask is then the configured one.
       daemonUrl: daemonUrl ?? `http://127.0.0.1:${config.port}`,
-      // The web interface's port as it listens (7484 on a box; a free one in tests).
-      boxPort: daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484,
+      boxPort: boxPort(),
       streamModule: existsSync(streamModule) ? streamModule : null,
       forwarderKey,
     }),
@@ -149,6 +151,13 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   return {
     service,
     access,
+    backupPart: proxyBackupPart({
+      db: deps.db,
+      now: () => deps.clock.now(),
+      state: () => service.state(),
+      ports: () => ({ ...ports, box: boxPort() }),
+      apply: () => (run ? service.apply() : Promise.resolve()),
+    }),
     mount(router: Router, routeDeps: RouteDeps): void {
       registerArea(router, api.proxy, proxyHandlers(service, access, forwarderKey), routeDeps);
     },
