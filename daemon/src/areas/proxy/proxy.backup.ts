@@ -82,7 +82,7 @@ function checkAuthorityCertificate(stored: StoredCertificate): void {
   }
   const leaf = chain[0];
   if (!leaf) throw new ProblemError('tls.pem.invalid', { part: 'certificate' });
-  let matches = false;
+  let matches: boolean;
   try {
     matches = leaf.checkPrivateKey(createPrivateKey(stored.privateKeyPem));
   } catch {
