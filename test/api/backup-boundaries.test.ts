@@ -6,6 +6,7 @@ import type { BackupSummary } from '../../shared/src/api/backup.ts';
 import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
 import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
 import type { ProxyState } from '../../daemon/src/areas/proxy/proxy-records.ts';
+import type { StoreBackup } from '../../daemon/src/areas/store/store.backup.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 
@@ -16,6 +17,7 @@ type Parts = {
   groups: { groups: Row[]; members: Row[] };
   shares: { shares: Row[] };
   proxy: ProxyState;
+  store: StoreBackup;
 };
 
 /**
@@ -53,6 +55,8 @@ describe('configuration backup: what a crafted backup cannot restore', function 
     });
     await admin.api.proxy.createHost({ body: { domains: ['plain.local'], target, tls: { mode: 'none' } } });
     await admin.api.proxy.createStream({ body: { port: 2222, protocols: ['tcp'], target: { host: '127.0.0.1', port: 22 } } });
+    // A custom Store catalog (its fetch fails at once: nothing listens on port 9).
+    await admin.api.store.addCatalog({ body: { url: 'http://127.0.0.1:9/family/catalog.git' } });
     const file = Buffer.from(await (await admin.api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
     real = await readBackup(file, backupPassword);
   });
@@ -156,6 +160,19 @@ describe('configuration backup: what a crafted backup cannot restore', function 
     await expectProblem(inspect(crafted((p) => (cam(p).target.host = '127.0.0.1; return 200'))), 'backup.part.invalid', 400);
     // Nothing of it was kept: the real proxy part inspects.
     expect((await inspect(real)).parts.find((p) => p.name === 'proxy')?.counts).to.deep.equal({ hosts: 2, redirects: 0, streams: 1 });
+  });
+
+  it('refuses Store catalogs the Store refuses by hand: an address git would read as an option, one address twice, the id of the project catalog', async () => {
+    const custom = (p: Parts) => p.store.catalogs.find((k) => !k.builtIn) as StoreBackup['catalogs'][number];
+    let err = await expectProblem(inspect(crafted((p) => (custom(p).url = '--upload-pack=touch /tmp/owned'))), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'store' });
+    await expectProblem(inspect(crafted((p) => p.store.catalogs.push({ ...custom(p), catalogId: 'custom-99' }))), 'store.catalog.exists', 409);
+    err = await expectProblem(inspect(crafted((p) => (custom(p).catalogId = 'cellar'))), 'backup.part.invalid', 400);
+    expect(err.problem.detail).to.include('cellar');
+    await expectProblem(inspect(crafted((p) => (custom(p).readToken = 'no token at all'))), 'backup.part.invalid', 400);
+    // A project catalog this box does not know is left out, not taken with the file's address.
+    const foreign = await inspect(crafted((p) => p.store.catalogs.push({ ...custom(p), catalogId: 'elsewhere', name: 'Elsewhere', builtIn: true })));
+    expect(foreign.parts.find((p) => p.name === 'store')?.skipped).to.deep.equal(['Elsewhere']);
   });
 
   it('the crafted backup of issue 27 (a share over /etc for mallory, a user sshd, a group sudo) touches nothing; the real one restores', async () => {

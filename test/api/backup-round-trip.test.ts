@@ -39,6 +39,11 @@ async function stateOf(c: TestClient): Promise<Record<string, unknown>> {
     apps: apps.map(({ installedAt: _at, updatedAt: _up, ...app }) => app),
     appGrants: await Promise.all(apps.map((a) => c.api.apps.grants({ params: { appId: a.id } }))),
     proxy: await c.api.proxy.settings(),
+    // Fetch state and the deploy key are the box's own; the delay of the daily check too.
+    store: await c.api.store.state().then((st) => ({
+      settings: { policy: st.settings.policy, dailyTime: st.settings.dailyTime, channel: st.settings.channel },
+      catalogs: st.catalogs.map((k) => ({ id: k.id, name: k.name, url: k.url, builtIn: k.builtIn, enabled: k.enabled, readToken: k.readToken })),
+    })),
   };
 }
 
@@ -150,6 +155,13 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     await api.proxy.createRedirect({ body: { domains: ['old.local'], destination: 'https://cam.local/', status: 308, https: true } });
     await api.proxy.createStream({ body: { port: 2222, protocols: ['tcp', 'udp'], target: { host: '127.0.0.1', port: 22 } } });
     await api.proxy.setOptions({ body: { unknownNames: 'notFound', signInUrl: 'https://nas.local:7484/' } });
+    // The Store: the project catalog off (nothing here reaches beyond loopback), two custom catalogs, one with a read token, other settings.
+    const project = (await api.store.state()).catalogs.find((k) => k.builtIn);
+    await api.store.updateCatalog({ params: { key: project?.key ?? 0 }, body: { enabled: false } });
+    const tokened = await api.store.addCatalog({ body: { url: 'http://127.0.0.1:9/family/catalog.git', name: 'Family' } });
+    await api.store.updateCatalog({ params: { key: tokened.key }, body: { readToken: 'reader:secret-token' } });
+    await api.store.addCatalog({ body: { url: 'ssh://git@127.0.0.1:9/owner/private.git' } });
+    await api.store.settings({ body: { policy: 'automatic', dailyTime: '04:30', channel: 'beta' } });
     file = Buffer.from(await (await api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
   });
   after(async () => {

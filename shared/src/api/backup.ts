@@ -5,7 +5,7 @@ import { defineRoute } from './route.ts';
 /** Configuration backup (spec 4.14): one file encrypted with a password, inspected, then restored part by part. */
 
 /** Part names a box of this version writes and restores, in restore order (docs/backup-format.md). */
-export const backupPartNames = ['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy'] as const;
+export const backupPartNames = ['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy', 'store'] as const;
 export type BackupPartName = (typeof backupPartNames)[number];
 
 /** An inspected backup is kept this long, for the administrator who inspected it only. */
@@ -116,6 +116,8 @@ const fileErrors = [
   'tls.domain.public',
   'proxy.domain.taken',
   'proxy.port.taken',
+  'store.catalog.url_refused',
+  'store.catalog.exists',
   'host.tool.missing',
 ] as const;
 
