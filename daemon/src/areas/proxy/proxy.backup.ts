@@ -26,7 +26,7 @@ const certificate = Joi.object<StoredCertificate, true>({
   privateKeyPem: Joi.string().max(tlsLimits.pemMax).required(),
 }).allow(null);
 // A row as the service writes it: what the routes take, with every default filled and secrets as kept.
-const host = proxyHostRequest
+const host = (proxyHostRequest as Joi.ObjectSchema)
   .keys({
     id: rowId(),
     enabled: Joi.boolean().required(),
@@ -54,7 +54,7 @@ const host = proxyHostRequest
       .required(),
   })
   .fork(['signIn'], (signIn) => signIn.required());
-const redirect = proxyRedirectRequest.keys({
+const redirect = (proxyRedirectRequest as Joi.ObjectSchema).keys({
   id: rowId(),
   enabled: Joi.boolean().required(),
   preservePath: Joi.boolean().required(),
@@ -62,7 +62,7 @@ const redirect = proxyRedirectRequest.keys({
   https: Joi.boolean().required(),
   certificate: certificate.required(),
 });
-const stream = proxyStreamRequest.keys({ id: rowId(), enabled: Joi.boolean().required() });
+const stream = (proxyStreamRequest as Joi.ObjectSchema).keys({ id: rowId(), enabled: Joi.boolean().required() });
 const schema = Joi.object<ProxyState, true>({
   options: proxyOptionsRequest.required(),
   hosts: Joi.array().items(host).max(1000).required(),
