@@ -9,7 +9,7 @@ import { nodeCipherList } from '../../core/tls-ciphers.ts';
 import { hostIdentity } from '../../host/host-identity.ts';
 import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
 import type { NewNotification } from '../notifications/notifications.service.ts';
-import type { HostIdentity } from './box-names.ts';
+import type { HostIdentity } from '../../host/host-identity.ts';
 import { tlsHandlers } from './tls.routes.ts';
 import { TlsService, type PresentedCertificate } from './tls.service.ts';
 import { TlsStore } from './tls-store.ts';
