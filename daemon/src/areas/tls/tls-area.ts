@@ -13,6 +13,7 @@ import type { HostIdentity } from '../../host/host-identity.ts';
 import { tlsHandlers } from './tls.routes.ts';
 import { TlsService, type PresentedCertificate } from './tls.service.ts';
 import { TlsStore } from './tls-store.ts';
+import { tlsBackupPart } from './tls.backup.ts';
 
 export interface TlsAreaDeps {
   dataDir: string;
@@ -77,6 +78,8 @@ export function createTlsArea(deps: TlsAreaDeps) {
   return {
     service,
     store,
+    /** The tls part of a backup: the authority and the certificates in this folder. */
+    backupPart: tlsBackupPart(store),
     /** Calls `listener` whenever the certificate the box presents changes. */
     onPresentedChanged: (listener: (presented: PresentedCertificate) => void) => presentedListeners.push(listener),
     handlers: tlsHandlers(service),
