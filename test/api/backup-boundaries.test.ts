@@ -162,6 +162,25 @@ describe('configuration backup: what a crafted backup cannot restore', function 
     expect((await inspect(real)).parts.find((p) => p.name === 'proxy')?.counts).to.deep.equal({ hosts: 2, redirects: 0, streams: 1 });
   });
 
+  it("restores the proxy part alone, its hosts by id, and drops the sign-in cookies the box's hosts had given", async () => {
+    const db = box.daemon.db;
+    await db.query("INSERT INTO proxy_grants (token_hash, host_id, user_id, sid, expires_at) VALUES ('hash', 1, 1, 'sid', ?)", {
+      replacements: [Date.now() + 3_600_000],
+    });
+    // The box's hosts changed since the backup: the restore brings back the backed-up ones, with their ids.
+    await admin.api.proxy.createHost({
+      body: { domains: ['late.local'], target: { scheme: 'http', host: '127.0.0.1', port: 9 }, tls: { mode: 'none' } },
+    });
+    const summary = await inspect(real);
+    const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['proxy'] } });
+    expect(result.restored).to.deep.equal(['proxy']);
+    const hosts = (await admin.api.proxy.settings()).hosts;
+    expect(hosts.map((h) => [h.id, h.domains])).to.deep.equal((real.parts.proxy as ProxyState).hosts.map((h) => [h.id, h.domains]));
+    expect(hosts.map((h) => h.domains[0])).not.to.include('late.local');
+    const [grants] = await db.query('SELECT count(*) AS n FROM proxy_grants');
+    expect(grants).to.deep.equal([{ n: 0 }]);
+  });
+
   it('refuses Store catalogs the Store refuses by hand: an address git would read as an option, one address twice, the id of the project catalog', async () => {
     const custom = (p: Parts) => p.store.catalogs.find((k) => !k.builtIn) as StoreBackup['catalogs'][number];
     let err = await expectProblem(inspect(crafted((p) => (custom(p).url = '--upload-pack=touch /tmp/owned'))), 'backup.part.invalid', 400);

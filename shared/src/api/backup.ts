@@ -129,7 +129,7 @@ export const backupRoutes = {
     access: 'admin',
     summary: "Downloads the box's configuration as one file encrypted with the password; files on pools are excluded",
     description:
-      'Users (password hashes, second factors, uids), groups, grants, shares with their file services settings, storage schedules, regional settings, SSH host keys and the apps’ settings. The password follows the password rules of users. Format: docs/backup-format.md.',
+      'Users (password hashes, second factors, uids), groups, grants, shares with their file services settings, storage schedules, regional settings, SSH host keys, the apps’ settings, the reverse proxy’s hosts, redirects and streams, and the Store’s settings and catalogs. The password follows the password rules of users. Format: docs/backup-format.md.',
     body: Joi.object<CreateBackupRequest, true>({ password: password().required() }).id('CreateBackupRequest'),
     status: 200,
     response: { raw: true, contentType: 'application/octet-stream' },

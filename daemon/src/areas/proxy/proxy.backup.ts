@@ -154,6 +154,8 @@ export function proxyBackupPart(deps: ProxyBackupDeps): BackupPart<ProxyState> {
     async restore(data, transaction) {
       const now = new Date(deps.now()).toISOString();
       await deps.db.query('DELETE FROM proxy_entries', { transaction });
+      // A sign-in cookie names its host by id, and a restored id may be another host's: visitors sign in again.
+      await deps.db.query('DELETE FROM proxy_grants', { transaction });
       // The options last: their row takes the next free id.
       const rows = [
         ...data.hosts.map(({ id, ...rest }) => ({ id, kind: 'host', data: rest })),
