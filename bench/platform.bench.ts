@@ -83,8 +83,22 @@ export async function platformBench(): Promise<BenchRow[]> {
       unit: 'req/s',
       baseline: baseline.perSecond,
       baselineName: 'bare Express 5 handler',
-      target: 'ratio at least 0.5',
-      ok: ratio >= 0.5,
+      target: 'ratio at least 0.65',
+      ok: ratio >= 0.65,
+    });
+    // A route late in the list, matched after nearly every other pattern, and one read of the database: what routing costs beside the
+    // session read. (Storage reads ask zpool on each request, which would measure the command instead.)
+    await load(`http://127.0.0.1:${port}/api/notifications`, { ...options, seconds: 1, headers: { Cookie: cookie } });
+    const late = await load(`http://127.0.0.1:${port}/api/notifications`, { ...options, headers: { Cookie: cookie } });
+    if (late.errors > 0) throw new Error(`${late.errors} notification list reads failed`);
+    rows.push({
+      name: 'signed-in GET /api/notifications (a late route)',
+      value: late.perSecond,
+      unit: 'req/s',
+      baseline: baseline.perSecond,
+      baselineName: 'bare Express 5 handler',
+      target: 'printed beside the session read',
+      ok: true,
     });
   } finally {
     await daemon.stop();

@@ -9,7 +9,7 @@ import type { ProxyOptions } from './areas/proxy/proxy-area.ts';
 import type { SystemHostOptions } from './areas/system/system-host-area.ts';
 import type { UpdatesOptions } from './areas/updates/updates-area.ts';
 import type { InstallerAreaOptions } from './areas/installer/installer-area.ts';
-import type { HostIdentity } from './areas/tls/box-names.ts';
+import type { HostIdentity } from './host/host-identity.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
 import type { JobEngine } from './core/jobs/job-engine.ts';

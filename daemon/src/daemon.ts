@@ -67,6 +67,7 @@ import { registerArea } from './http/register-routes.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
 import { createProxyArea } from './areas/proxy/proxy-area.ts';
+import { regionBackupPart } from './areas/system/region.backup.ts';
 import { createStoreArea } from './areas/store/store-area.ts';
 import { createUpdatesArea } from './areas/updates/updates-area.ts';
 
@@ -285,8 +286,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const store = await createStoreArea(storeCore, { zone: () => systemHost.time.zone(), principal: (id) => principals.resolve(id) });
   const fileServicesChanged = () => fileServices?.changed();
   const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
-  const { backup } = createBackupArea({ db, clock, logger, config, system, identity, sessionStore, options, fileServicesChanged, tls: tls.store });
-  const proxy = createProxyArea({ db, config, clock, logger, scheduler, tls, sessionStore, identity, options: options.proxy });
+  const proxy = createProxyArea({ db, config, clock, logger, scheduler, topics, tls, sessionStore, identity, options: options.proxy });
+  const areaParts = [storage.backupPart, regionBackupPart({ db, system }), tls.backupPart, apps.backupPart, proxy.backupPart, store.backupPart];
+  const { backup } = createBackupArea({ db, clock, logger, config, identity, sessionStore, options, fileServicesChanged, areaParts });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
   const principals = new PrincipalCache((id) => users.principal(id)).watch(db);

@@ -12,6 +12,7 @@ import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
 import type { NetworkState } from './api/system-network.ts';
 import type { StoreState } from './api/store.ts';
 import type { UpdateStatus } from './api/updates.ts';
+import type { ProxySettings } from './api/proxy.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -101,6 +102,9 @@ export type SystemNetworkEvent = { type: 'changed'; data: NetworkState };
 /** `changed`: the same as GET /api/system/updates; `restarting`: the daemon restarts now (its package changed or a snapshot returned), pages reconnect. */
 export type SystemUpdatesEvent = { type: 'changed'; data: UpdateStatus } | { type: 'restarting'; data: { reason: 'package' | 'snapshot' } };
 
+/** The reverse proxy's settings as GET /api/proxy answers them, sent whole after every change (another administrator's too). */
+export type ProxyEvent = { type: 'changed'; data: ProxySettings };
+
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
   storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
@@ -133,6 +137,8 @@ export const topics = {
   storeAdmin: topic<StoreState, { type: 'changed'; data: StoreState }>(/^store\/admin$/),
   /** Administrators only; snapshot: the same as GET /api/system/updates. */
   systemUpdates: topic<UpdateStatus, SystemUpdatesEvent>(/^system\/updates$/),
+  /** Administrators only; snapshot: the same as GET /api/proxy. */
+  proxy: topic<ProxySettings, ProxyEvent>(/^proxy$/),
 };
 
 export const topicName = {
@@ -153,6 +159,7 @@ export const topicName = {
   systemNetwork: 'system/network',
   storeAdmin: 'store/admin',
   systemUpdates: 'system/updates',
+  proxy: 'proxy',
 };
 
 /** What a client receives for a subscribed topic. */

@@ -1,15 +1,24 @@
 import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { BackupSummary } from '../../shared/src/api/backup.ts';
 import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
 import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import type { ProxyState } from '../../daemon/src/areas/proxy/proxy-records.ts';
+import type { StoreBackup } from '../../daemon/src/areas/store/store.backup.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
 
 const backupPassword = 'a long backup passphrase';
 
-type Parts = { users: { users: Row[] }; groups: { groups: Row[]; members: Row[] }; shares: { shares: Row[] } };
+type Parts = {
+  users: { users: Row[] };
+  groups: { groups: Row[]; members: Row[] };
+  shares: { shares: Row[] };
+  proxy: ProxyState;
+  store: StoreBackup;
+};
 
 /**
  * Issue 27 point 3: a backup is sealed with a password its maker chooses, so its rows are hostile.
@@ -39,6 +48,15 @@ describe('configuration backup: what a crafted backup cannot restore', function 
     await admin.api.groups.create({ body: { name: 'friends', memberIds: [mallory.id] } });
     const { share } = await makeShare(admin, 'Family');
     await admin.api.shares.setGrants({ params: { shareId: share.id }, body: { grants: [{ subjectType: 'user', subjectId: mallory.id, level: 'readWrite' }] } });
+    // The reverse proxy: a host with a certificate of the box's authority and a Basic Auth user, a stream.
+    const target = { scheme: 'http' as const, host: '127.0.0.1', port: 9 };
+    await admin.api.proxy.createHost({
+      body: { domains: ['cam.local'], target, tls: { mode: 'authority' }, basicAuth: [{ username: 'carol', password: 'carol secret' }] },
+    });
+    await admin.api.proxy.createHost({ body: { domains: ['plain.local'], target, tls: { mode: 'none' } } });
+    await admin.api.proxy.createStream({ body: { port: 2222, protocols: ['tcp'], target: { host: '127.0.0.1', port: 22 } } });
+    // A custom Store catalog (its fetch fails at once: nothing listens on port 9).
+    await admin.api.store.addCatalog({ body: { url: 'http://127.0.0.1:9/family/catalog.git' } });
     const file = Buffer.from(await (await admin.api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
     real = await readBackup(file, backupPassword);
   });
@@ -113,6 +131,67 @@ describe('configuration backup: what a crafted backup cannot restore', function 
       400,
     );
     expect(err.problem.detail).to.include('same name');
+  });
+
+  it('refuses proxy entries the proxy refuses by hand: names that reach into nginx, a name twice, a taken port, a foreign key, a bare password', async () => {
+    const cam = (p: Parts) => p.proxy.hosts.find((h) => h.domains[0] === 'cam.local') as ProxyState['hosts'][number];
+    const plain = (p: Parts) => p.proxy.hosts.find((h) => h.domains[0] === 'plain.local') as ProxyState['hosts'][number];
+    let err = await expectProblem(inspect(crafted((p) => (cam(p).domains = ['a.local; include /etc/passwd']))), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'proxy' });
+    await expectProblem(inspect(crafted((p) => (plain(p).domains = ['cam.local']))), 'proxy.domain.taken', 409);
+    // The proxy's own HTTPS port (8443 in development mode), and one stream's port and protocol twice.
+    await expectProblem(inspect(crafted((p) => (p.proxy.streams[0]!.port = 8443))), 'proxy.port.taken', 409);
+    await expectProblem(inspect(crafted((p) => p.proxy.streams.push({ ...p.proxy.streams[0]!, id: 999 }))), 'proxy.port.taken', 409);
+    // Another certificate's key, and a host that says it has none while carrying one.
+    err = await expectProblem(
+      inspect(
+        crafted((p) => {
+          const certificate = cam(p).tls.certificate!;
+          certificate.privateKeyPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+        }),
+      ),
+      'backup.part.invalid',
+      400,
+    );
+    expect(err.problem.detail).to.include('tls.key.mismatch');
+    await expectProblem(inspect(crafted((p) => (plain(p).tls.certificate = cam(p).tls.certificate))), 'backup.part.invalid', 400);
+    // A Basic Auth password in the clear instead of its hash, and nginx directives in a target.
+    await expectProblem(inspect(crafted((p) => (cam(p).basicAuth[0]!.hash = 'carol secret'))), 'backup.part.invalid', 400);
+    await expectProblem(inspect(crafted((p) => (cam(p).target.host = '127.0.0.1; return 200'))), 'backup.part.invalid', 400);
+    // Nothing of it was kept: the real proxy part inspects.
+    expect((await inspect(real)).parts.find((p) => p.name === 'proxy')?.counts).to.deep.equal({ hosts: 2, redirects: 0, streams: 1 });
+  });
+
+  it("restores the proxy part alone, its hosts by id, and drops the sign-in cookies the box's hosts had given", async () => {
+    const db = box.daemon.db;
+    await db.query("INSERT INTO proxy_grants (token_hash, host_id, user_id, sid, expires_at) VALUES ('hash', 1, 1, 'sid', ?)", {
+      replacements: [Date.now() + 3_600_000],
+    });
+    // The box's hosts changed since the backup: the restore brings back the backed-up ones, with their ids.
+    await admin.api.proxy.createHost({
+      body: { domains: ['late.local'], target: { scheme: 'http', host: '127.0.0.1', port: 9 }, tls: { mode: 'none' } },
+    });
+    const summary = await inspect(real);
+    const result = await admin.api.backup.restore({ body: { backupId: summary.backupId, parts: ['proxy'] } });
+    expect(result.restored).to.deep.equal(['proxy']);
+    const hosts = (await admin.api.proxy.settings()).hosts;
+    expect(hosts.map((h) => [h.id, h.domains])).to.deep.equal((real.parts.proxy as ProxyState).hosts.map((h) => [h.id, h.domains]));
+    expect(hosts.map((h) => h.domains[0])).not.to.include('late.local');
+    const [grants] = await db.query('SELECT count(*) AS n FROM proxy_grants');
+    expect(grants).to.deep.equal([{ n: 0 }]);
+  });
+
+  it('refuses Store catalogs the Store refuses by hand: an address git would read as an option, one address twice, the id of the project catalog', async () => {
+    const custom = (p: Parts) => p.store.catalogs.find((k) => !k.builtIn) as StoreBackup['catalogs'][number];
+    let err = await expectProblem(inspect(crafted((p) => (custom(p).url = '--upload-pack=touch /tmp/owned'))), 'backup.part.invalid', 400);
+    expect(err.problem.params).to.deep.equal({ part: 'store' });
+    await expectProblem(inspect(crafted((p) => p.store.catalogs.push({ ...custom(p), catalogId: 'custom-99' }))), 'store.catalog.exists', 409);
+    err = await expectProblem(inspect(crafted((p) => (custom(p).catalogId = 'cellar'))), 'backup.part.invalid', 400);
+    expect(err.problem.detail).to.include('cellar');
+    await expectProblem(inspect(crafted((p) => (custom(p).readToken = 'no token at all'))), 'backup.part.invalid', 400);
+    // A project catalog this box does not know is left out, not taken with the file's address.
+    const foreign = await inspect(crafted((p) => p.store.catalogs.push({ ...custom(p), catalogId: 'elsewhere', name: 'Elsewhere', builtIn: true })));
+    expect(foreign.parts.find((p) => p.name === 'store')?.skipped).to.deep.equal(['Elsewhere']);
   });
 
   it('the crafted backup of issue 27 (a share over /etc for mallory, a user sshd, a group sudo) touches nothing; the real one restores', async () => {

@@ -38,6 +38,12 @@ async function stateOf(c: TestClient): Promise<Record<string, unknown>> {
     // When the package was installed and its files are the box's own; the settings and mappings are the backup's.
     apps: apps.map(({ installedAt: _at, updatedAt: _up, ...app }) => app),
     appGrants: await Promise.all(apps.map((a) => c.api.apps.grants({ params: { appId: a.id } }))),
+    proxy: await c.api.proxy.settings(),
+    // Fetch state and the deploy key are the box's own; the delay of the daily check too.
+    store: await c.api.store.state().then((st) => ({
+      settings: { policy: st.settings.policy, dailyTime: st.settings.dailyTime, channel: st.settings.channel },
+      catalogs: st.catalogs.map((k) => ({ id: k.id, name: k.name, url: k.url, builtIn: k.builtIn, enabled: k.enabled, readToken: k.readToken })),
+    })),
   };
 }
 
@@ -130,6 +136,32 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     await api.apps.setLogLevel({ params: { appId: example.id }, body: { level: 'debug' } });
     await api.apps.setUpdatePolicy({ params: { appId: example.id }, body: { policy: 'notify' } });
     await api.apps.setPermissions({ params: { appId: example.id }, body: { permissions: { notifications: false } } });
+    // The reverse proxy: hosts with the authority's and an uploaded certificate, Basic Auth and sign-in, a redirect, a stream, options.
+    const target = { scheme: 'http' as const, host: '127.0.0.1', port: 9 };
+    await api.proxy.createHost({
+      body: {
+        domains: ['cam.local'],
+        target,
+        tls: { mode: 'authority' },
+        forceHttps: true,
+        basicAuth: [{ username: 'carol', password: 'carol secret' }],
+        signIn: { enabled: true, userIds: [bob.id], groupIds: [family.id] },
+      },
+    });
+    const media = await (await outsideCertificates()).server({ names: ['media.home.arpa'] });
+    await api.proxy.createHost({
+      body: { domains: ['media.home.arpa'], target, tls: { mode: 'uploaded', certificate: media.chain, privateKey: media.privateKeyPem } },
+    });
+    await api.proxy.createRedirect({ body: { domains: ['old.local'], destination: 'https://cam.local/', status: 308, https: true } });
+    await api.proxy.createStream({ body: { port: 2222, protocols: ['tcp', 'udp'], target: { host: '127.0.0.1', port: 22 } } });
+    await api.proxy.setOptions({ body: { unknownNames: 'notFound', signInUrl: 'https://nas.local:7484/' } });
+    // The Store: the project catalog off (nothing here reaches beyond loopback), two custom catalogs, one with a read token, other settings.
+    const project = (await api.store.state()).catalogs.find((k) => k.builtIn);
+    await api.store.updateCatalog({ params: { key: project?.key ?? 0 }, body: { enabled: false } });
+    const tokened = await api.store.addCatalog({ body: { url: 'http://127.0.0.1:9/family/catalog.git', name: 'Family' } });
+    await api.store.updateCatalog({ params: { key: tokened.key }, body: { readToken: 'reader:secret-token' } });
+    await api.store.addCatalog({ body: { url: 'ssh://git@127.0.0.1:9/owner/private.git' } });
+    await api.store.settings({ body: { policy: 'automatic', dailyTime: '04:30', channel: 'beta' } });
     file = Buffer.from(await (await api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
   });
   after(async () => {

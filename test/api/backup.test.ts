@@ -84,7 +84,7 @@ describe('configuration backup, inspect and restore', function () {
     expect(summary.box.version).to.be.a('string').that.is.not.empty;
     expect(Date.parse(summary.createdAt)).to.equal(clock.now());
     const counts = Object.fromEntries(summary.parts.map((p) => [p.name, p.counts]));
-    expect(Object.keys(counts)).to.have.members(['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps']);
+    expect(Object.keys(counts)).to.have.members(['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy', 'store']);
     expect(counts.tls).to.have.keys(['authority', 'customCertificates', 'issuedCertificates']);
     expect(counts.users).to.include({ users: 3, administrators: 1 });
     expect(counts.groups).to.include({ groups: 1 });

@@ -9,6 +9,7 @@ import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
 import { outsideCertificates, type OutsideCertificates } from '../helpers/certificates.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { opensslVerify } from '../helpers/openssl.ts';
+import { connectSocket } from '../helpers/socket.ts';
 import { insertUser } from '../helpers/users.ts';
 
 const host = (domains: string[], extra: Partial<ProxyHostRequest> = {}): ProxyHostRequest => ({
@@ -63,6 +64,31 @@ describe('proxy API: hosts, redirects, streams, options, check and tickets', fun
     expect(settings).to.deep.include({ unknownNames: 'redirect', signInUrl: null, hosts: [], redirects: [], streams: [] });
     expect(settings.nginx).to.deep.equal({ state: 'stopped', package: null });
     expect(settings.ports).to.deep.equal({ http: 8080, https: 8443 });
+  });
+
+  it("tells an open proxy window (topic proxy) of another administrator's change, and refuses the topic to a user", async () => {
+    await insertUser(box, 'carol', 'carol password 1', { admin: true });
+    const watcher = await connectSocket(box.url, await box.signIn('carol', 'carol password 1'));
+    const plain = await connectSocket(box.url, await box.signIn('bob', 'bob password 1'));
+    try {
+      const ack = await watcher.subscribe('proxy');
+      expect(ack).to.deep.include({ ok: true });
+      expect((ack as { snapshot: { streams: unknown[] } }).snapshot.streams).to.deep.equal((await admin.api.proxy.settings()).streams);
+      const refused = await plain.subscribe('proxy');
+      expect(refused).to.deep.include({ ok: false });
+      expect((refused as { problem: { code: string } }).problem.code).to.equal('auth.permission.denied');
+      const next = watcher.nextEvent('proxy', 10_000);
+      const settings = await admin.api.proxy.createStream({ body: { port: 2299, protocols: ['udp'], target: { host: '127.0.0.1', port: 53 } } });
+      const event = await next;
+      expect(event.type).to.equal('changed');
+      expect(event.data).to.deep.equal(settings);
+      const removed = watcher.nextEvent('proxy', 10_000);
+      await admin.api.proxy.removeStream({ params: { id: settings.streams.find((s) => s.port === 2299)?.id ?? 0 } });
+      expect(((await removed).data as { streams: unknown[] }).streams.some((s) => (s as { port: number }).port === 2299)).to.equal(false);
+    } finally {
+      watcher.close();
+      plain.close();
+    }
   });
 
   it("adds a host with a certificate of the box's authority that chains to the root", async () => {

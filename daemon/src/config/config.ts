@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Joi from 'joi';
 import { installPath } from '../core/install-paths.ts';
+import type { LogLevel } from '../core/logger.ts';
 
 /** `installer`: the installation medium's daemon, which answers only the installer (daemon/src/areas/installer). */
 export type Mode = 'development' | 'box' | 'installer';
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type { LogLevel };
 
 export interface Config {
   mode: Mode;

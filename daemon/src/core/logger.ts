@@ -1,9 +1,11 @@
 import winston from 'winston';
 import Transport from 'winston-transport';
-import type { LogLevel } from '../config/config.ts';
 import { currentContext } from './request-context.ts';
 import { redactSecrets } from './redact.ts';
 import { terminalLine } from './terminal-line.ts';
+
+/** Levels of the daemon's log, lowest first; config/config.ts takes them from here (the configuration sits above core). */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** One entry as the log store keeps it. */
 export interface LogRecord {

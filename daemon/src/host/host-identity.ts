@@ -1,5 +1,10 @@
 import { hostname, networkInterfaces } from 'node:os';
-import type { HostIdentity } from '../areas/tls/box-names.ts';
+
+/** What the box knows of itself on the network. */
+export interface HostIdentity {
+  hostname: string;
+  addresses: string[];
+}
 
 /** The machine's host name and every address of its interfaces, read fresh on each call (DHCP may change them). */
 export function hostIdentity(): HostIdentity {

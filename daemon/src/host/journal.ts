@@ -1,4 +1,4 @@
-import type { LogLevel } from '../config/config.ts';
+import type { LogLevel } from '../core/logger.ts';
 import type { LogRecord } from '../core/logger.ts';
 import type { CommandRunner } from './command-runner.ts';
 

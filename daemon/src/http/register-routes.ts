@@ -8,7 +8,7 @@ import { appCredentialsOf } from './app-credentials.ts';
 import { assertCsrf, assertSameOrigin } from './csrf.ts';
 import { jsonBody } from './json-body.ts';
 import type { AppTokenClaims, AreaHandlers, HandlerContext } from './handler.ts';
-import { checkResponse, validatePart } from './validate.ts';
+import { checkResponse, validatePart } from '../core/validate.ts';
 
 export interface RouteDeps {
   resolvePrincipal: PrincipalResolver;

@@ -5,7 +5,7 @@ import { defineRoute } from './route.ts';
 /** Configuration backup (spec 4.14): one file encrypted with a password, inspected, then restored part by part. */
 
 /** Part names a box of this version writes and restores, in restore order (docs/backup-format.md). */
-export const backupPartNames = ['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps'] as const;
+export const backupPartNames = ['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy', 'store'] as const;
 export type BackupPartName = (typeof backupPartNames)[number];
 
 /** An inspected backup is kept this long, for the administrator who inspected it only. */
@@ -43,6 +43,10 @@ export const backupCountKinds = [
   'authority',
   'customCertificates',
   'issuedCertificates',
+  'hosts',
+  'redirects',
+  'streams',
+  'catalogs',
 ] as const;
 export type BackupCountKind = (typeof backupCountKinds)[number];
 export type BackupCounts = Partial<Record<BackupCountKind, number>>;
@@ -137,6 +141,10 @@ const fileErrors = [
   'backup.group.built_in',
   'fs.path.invalid',
   'tls.domain.public',
+  'proxy.domain.taken',
+  'proxy.port.taken',
+  'store.catalog.url_refused',
+  'store.catalog.exists',
   'host.tool.missing',
 ] as const;
 
@@ -148,7 +156,7 @@ export const backupRoutes = {
     access: 'admin',
     summary: "Downloads the box's configuration as one file encrypted with the password; files on pools are excluded",
     description:
-      'Users (password hashes, second factors, uids), groups, grants, shares with their file services settings, storage schedules, regional settings, SSH host keys and the apps’ settings. The password follows the password rules of users. Format: docs/backup-format.md.',
+      'Users (password hashes, second factors, uids), groups, grants, shares with their file services settings, storage schedules, regional settings, SSH host keys, the apps’ settings, the reverse proxy’s hosts, redirects and streams, and the Store’s settings and catalogs. The password follows the password rules of users. Format: docs/backup-format.md.',
     body: Joi.object<CreateBackupRequest, true>({ password: password().required() }).id('CreateBackupRequest'),
     status: 200,
     response: { raw: true, contentType: 'application/octet-stream' },

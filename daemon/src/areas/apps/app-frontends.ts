@@ -3,7 +3,7 @@ import path from 'node:path';
 import { appIdPattern } from '../../../../shared/src/api/app-manifest.ts';
 import { appInstanceHeader } from '../../../../shared/src/api/apps.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { controlCharacterErrors } from '../../http/validate.ts';
+import { controlCharacterErrors } from '../../core/validate.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { volumeLayout } from './app-jobs.ts';
 import type { AppModels } from './app.model.ts';

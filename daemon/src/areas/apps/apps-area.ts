@@ -32,6 +32,7 @@ import { InstalledAppsService } from './installed-apps.service.ts';
 import { PackageStore } from './package-store.ts';
 import { PackagesService } from './packages.service.ts';
 import { StorageMappings } from './storage-mappings.ts';
+import { appsBackupPart } from './apps.backup.ts';
 
 export interface AppsAreaDeps {
   db: Sequelize;
@@ -159,5 +160,7 @@ export function createAppsArea(deps: AppsAreaDeps) {
   // Also at start: packages kept before a restart are forgotten, so their folders go.
   deps.scheduler.every('apps.packages.sweep', packageSweepMs, () => store.sweep());
   apps.changed();
-  return { packages, apps, icons, models, tokens, backends, volumes: volumes, mappings, files, close: () => appFs?.close() };
+  // The apps part of a backup: each installed app's settings and storage mappings.
+  const backupPart = appsBackupPart({ db: deps.db });
+  return { packages, apps, icons, models, tokens, backends, volumes: volumes, mappings, files, backupPart, close: () => appFs?.close() };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
+import { backupPartNames } from '../../../../shared/src/api/backup.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -11,20 +12,14 @@ import { boxDeployment } from '../../host/file-services/box-deployment.ts';
 import { SshHostKeys } from '../../host/ssh-host-keys.ts';
 import { systemPool } from '../../host/installer/install-plan.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
-import { appsBackupPart } from '../apps/apps.backup.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
 import { permissionsBackupPart } from '../permissions/permissions.backup.ts';
 import { sharesBackupPart, sharesWithoutDataset, type BoxDatasets, type SharesBackup } from '../shares/shares.backup.ts';
-import { storageBackupPart } from '../storage/storage.backup.ts';
-import { regionBackupPart } from '../system/region.backup.ts';
-import type { SystemService } from '../system/system.service.ts';
 import { groupsBackupPart } from '../users/groups.backup.ts';
 import { usersBackupPart } from '../users/users.backup.ts';
 import type { BackupPart } from './backup-part.ts';
 import { BackupService } from './backup.service.ts';
 import { sshBackupPart } from './ssh.backup.ts';
-import { tlsBackupPart } from '../tls/tls.backup.ts';
-import type { TlsStore } from '../tls/tls-store.ts';
 
 export interface BackupAreaOptions {
   /** Host effects of a restore run (system accounts, Samba, SSH host keys): on a box, or in root system tests. */
@@ -42,12 +37,11 @@ export interface BackupAreaDeps {
   clock: Clock;
   logger: Logger;
   config: { mode: Mode; dataDir: string };
-  system: SystemService;
   identity: { rightHolders(right: string): Promise<string[]> };
   /** File services re-apply Samba, SFTP and ACLs. */
   fileServicesChanged: () => void;
-  /** The TLS area's folder: certificates and the authority. */
-  tls: TlsStore;
+  /** Parts the areas built themselves (storage, region, tls, apps, proxy, store): each knows its own rows and host effects. */
+  areaParts: readonly BackupPart[];
   /** Restoring users ends every session. */
   sessionStore: { endAll(): Promise<number> };
   /**
@@ -86,12 +80,11 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
       dataDir: deps.config.dataDir,
       datasets: boxDatasets(new ZfsDriver(runner)),
     }),
-    storageBackupPart({ db }),
-    regionBackupPart({ db, system: deps.system }),
     sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger, runner }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
-    tlsBackupPart(deps.tls),
-    appsBackupPart({ db }),
-  ] as BackupPart[];
+    ...deps.areaParts,
+  ]
+    // Written, inspected and restored in the order of backupPartNames, whoever built them.
+    .sort((a, b) => backupPartNames.indexOf(a.name) - backupPartNames.indexOf(b.name)) as BackupPart[];
   const backup = new BackupService({
     db,
     parts,

@@ -4,10 +4,13 @@ import path from 'node:path';
 import type { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../../../shared/src/api/index.ts';
+import { topicName, topics } from '../../../../shared/src/topics.ts';
 import type { Config } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { NginxHost } from '../../host/nginx/nginx-host.ts';
@@ -21,6 +24,7 @@ import { boxLifetimeDays } from '../tls/tls.service.ts';
 import { ProxyAccess } from './proxy-access.ts';
 import { ProxyGrants } from './proxy-grants.ts';
 import { initProxyEntryModel } from './proxy.model.ts';
+import { proxyBackupPart } from './proxy.backup.ts';
 import { proxyHandlers } from './proxy.routes.ts';
 import { ProxyService } from './proxy.service.ts';
 
@@ -42,6 +46,7 @@ export interface ProxyAreaDeps {
   clock: Clock;
   logger: Logger;
   scheduler: Pick<Scheduler, 'every'>;
+  topics: TopicPublisher & { register(provider: TopicProvider): void };
   tls: TlsArea;
   /** Box sessions: a protected host's cookie lives as long as the session it came from. */
   sessionStore: Pick<SqliteSessionStore, 'isAlive' | 'ended'>;
@@ -64,6 +69,8 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   const firewall = new StreamFirewall({ runner: new CommandRunner(logger, box || deps.options?.firewall === true), netns: deps.options?.netns });
   const rows = initProxyEntryModel(deps.db);
   let daemonUrl: string | null = null;
+  // The web interface's port as it listens (7484 on a box; a free one in tests).
+  const boxPort = () => (daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484);
   // Told to nginx only (in its configuration): its X-Real-IP is believed when this comes with it.
   const forwarderKey = randomBytes(32).toString('base64url');
   // Reads the hosts through the service, built next (called only once requests come).
@@ -87,14 +94,14 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     access,
     clock: deps.clock,
     logger,
+    changed: (settings) => deps.topics.publish(topicName.proxy, 'changed', settings),
     context: () => ({
       runtimeDir: nginx.runtimeDir,
       address: deps.options?.address ?? null,
       ports,
       // Before the daemon listens nginx is only validated: the address it would ask is then the configured one.
       daemonUrl: daemonUrl ?? `http://127.0.0.1:${config.port}`,
-      // The web interface's port as it listens (7484 on a box; a free one in tests).
-      boxPort: daemonUrl ? Number(new URL(daemonUrl).port) : config.port || 7484,
+      boxPort: boxPort(),
       streamModule: existsSync(streamModule) ? streamModule : null,
       forwarderKey,
     }),
@@ -124,6 +131,14 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.
     access.sessionEnded(sid).catch((err: unknown) => logger.warn('proxy cookies of a session stay', { component: 'proxy', error: (err as Error).message }));
   });
+  deps.topics.register({
+    pattern: topics.proxy.pattern,
+    subscribe: async (principal) => {
+      if (!principal.admin) throw new ProblemError('auth.permission.denied');
+      return service.settings();
+    },
+    mayRead: async (principal) => principal.admin,
+  });
   deps.scheduler.every(
     'proxy.maintain',
     maintainIntervalMs,
@@ -136,6 +151,13 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   return {
     service,
     access,
+    backupPart: proxyBackupPart({
+      db: deps.db,
+      now: () => deps.clock.now(),
+      state: () => service.state(),
+      ports: () => ({ ...ports, box: boxPort() }),
+      apply: () => (run ? service.apply() : Promise.resolve()),
+    }),
     mount(router: Router, routeDeps: RouteDeps): void {
       registerArea(router, api.proxy, proxyHandlers(service, access, forwarderKey), routeDeps);
     },

@@ -34,6 +34,8 @@ export interface ProxyServiceDeps {
   access: ProxyAccess;
   clock: Clock;
   logger: Logger;
+  /** Told the settings after every kept change (the `proxy` topic: another administrator's window follows). */
+  changed(settings: ProxySettings): void;
   /** Where nginx listens and reaches the daemon; known once the daemon listens. */
   context(): Omit<PlanContext, 'boxCertificate'>;
   tls: {
@@ -111,7 +113,9 @@ export class ProxyService {
         if (!(err instanceof ProblemError)) await this.applyState(await this.state()).catch(() => undefined);
         throw err;
       }
-      return this.settings();
+      const settings = await this.settings();
+      this.deps.changed(settings);
+      return settings;
     });
   }
 

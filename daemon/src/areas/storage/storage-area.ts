@@ -28,6 +28,7 @@ import { SnapshotSchedules } from './snapshot-schedules.ts';
 import { SnapshotsService } from './snapshots.service.ts';
 import { initStorageModels } from './storage.model.ts';
 import { storageAlertsTopic, storagePoolsTopic } from './storage-topics.ts';
+import { storageBackupPart } from './storage.backup.ts';
 
 /**
  * How storage touches the machine. `apply` runs ZFS changes for real: on a box always; in
@@ -151,6 +152,8 @@ export function createStorageArea(deps: StorageAreaDeps) {
   }
 
   return {
+    /** Schedules and home settings (the storage part of a backup). */
+    backupPart: storageBackupPart({ db: deps.db }),
     zfs,
     pools,
     plans,

@@ -19,6 +19,7 @@ import { CatalogCopies, defaultMaxCatalogBytes } from './catalog-copies.ts';
 import { lastDueAt } from './daily-check.ts';
 import { runCheck } from './store-check.ts';
 import { StoreBrowse } from './store-browse.ts';
+import { storeBackupPart } from './store.backup.ts';
 import { storeHandlers } from './store.routes.ts';
 import { initStoreModels } from './store.model.ts';
 import { checkJob, StoreService, syncJob, type ProjectCatalog } from './store.service.ts';
@@ -145,5 +146,12 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
     lastCheck = (await deps.jobs.enqueue(checkJob, {}, null)).id;
   });
   await store.start();
-  return { store, browse, copies, handlers: storeHandlers(store, browse) };
+  const backupPart = storeBackupPart({
+    models,
+    store,
+    copies,
+    projectCatalogs: deps.options?.projectCatalogs ?? defaultProjectCatalogs,
+    allowHttp: mode === 'development',
+  });
+  return { store, browse, copies, backupPart, handlers: storeHandlers(store, browse) };
 }

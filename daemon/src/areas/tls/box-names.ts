@@ -1,12 +1,7 @@
 import { isIP } from 'node:net';
 import type { TlsScope } from '../../../../shared/src/api/tls.ts';
+import type { HostIdentity } from '../../host/host-identity.ts';
 import { inScope } from './scope.ts';
-
-/** What the box knows of itself on the network. */
-export interface HostIdentity {
-  hostname: string;
-  addresses: string[];
-}
 
 /**
  * The names the box's certificate covers without being asked: its host name, that name in the

@@ -9,11 +9,12 @@ import { nodeCipherList } from '../../core/tls-ciphers.ts';
 import { hostIdentity } from '../../host/host-identity.ts';
 import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
 import type { NewNotification } from '../notifications/notifications.service.ts';
-import type { HostIdentity } from './box-names.ts';
+import type { HostIdentity } from '../../host/host-identity.ts';
 import { tlsHandlers } from './tls.routes.ts';
 import { TlsService, type PresentedCertificate } from './tls.service.ts';
 import { TlsStore } from './tls-store.ts';
 import { announceRoot } from './root-announcement.ts';
+import { tlsBackupPart } from './tls.backup.ts';
 
 export interface TlsAreaDeps {
   dataDir: string;
@@ -80,6 +81,8 @@ export function createTlsArea(deps: TlsAreaDeps) {
   return {
     service,
     store,
+    /** The tls part of a backup: the authority and the certificates in this folder. */
+    backupPart: tlsBackupPart(store),
     /** Calls `listener` whenever the certificate the box presents changes. */
     onPresentedChanged: (listener: (presented: PresentedCertificate) => void) => presentedListeners.push(listener),
     handlers: tlsHandlers(service),

@@ -1,5 +1,5 @@
 import type { ProblemBody } from '../../../../shared/src/api/common.ts';
-import { problemBody } from '../../http/problem.ts';
+import { problemBody } from '../problem-body.ts';
 import type { Logger } from '../logger.ts';
 import { ProblemError } from '../problem-error.ts';
 import type { Outcome } from './job-store.ts';

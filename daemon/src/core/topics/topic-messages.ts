@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import type { TopicRequest } from '../../../../shared/src/topics.ts';
-import { problemBody, toProblemError } from '../../http/problem.ts';
+import { problemBody, toProblemError } from '../problem-body.ts';
 import type { Logger } from '../logger.ts';
 import { ProblemError } from '../problem-error.ts';
-import { validatePart } from '../../http/validate.ts';
+import { validatePart } from '../validate.ts';
 
 /**
  * Topic names may carry a folder path (`files/3/Photos/2024`), so any printable text up to

@@ -1,4 +1,4 @@
-import { controlCharacter, maxNesting } from '../validate.ts';
+import { controlCharacter, maxNesting } from '../../core/validate.ts';
 import type { JsonSchema } from './schema-registry.ts';
 
 /** The daemon's refusal of control characters (validate.ts) as a pattern: the same class, negated. */

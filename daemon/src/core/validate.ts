@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import type { ErrorCode } from '../../../shared/src/errors/index.ts';
-import { ProblemError } from '../core/problem-error.ts';
+import { ProblemError } from './problem-error.ts';
 
 export interface FieldError {
   path: string;
