@@ -83,7 +83,7 @@ describe('e2e: Files basics (preview, context menu, filter, free space)', functi
     const downloaded = page.waitForEvent('download');
     await option(page, 'archive.bin').dblclick();
     expect((await downloaded).suggestedFilename()).to.equal('archive.bin');
-    expect(await page.getByRole('dialog').count()).to.equal(0);
+    expect(await page.locator('dialog[open]').count()).to.equal(0);
   });
 
   it('opens a context menu by right click and by Shift+F10 with the toolbar actions, keyboard-navigable', async () => {
@@ -122,9 +122,9 @@ describe('e2e: Files basics (preview, context menu, filter, free space)', functi
     // The second shown entry is the fourth of the folder: the selection must follow the shown list.
     await option(page, 'Report-B.doc').click();
     await page.keyboard.press('Delete');
-    const confirm = page.getByRole('dialog');
+    const confirm = page.getByRole('dialog', { name: en['files.delete.title'] });
     await confirm.waitFor();
-    await confirm.getByRole('button', { name: en['files.action.delete'], exact: true }).click();
+    await confirm.getByRole('button', { name: en['files.delete.confirm'], exact: true }).click();
     await until('Report-B.doc to go', () => !existsSync(path.join(folder, 'Report-B.doc')));
     expect(existsSync(path.join(folder, 'report-a.doc'))).to.equal(true);
     expect(existsSync(path.join(folder, 'notes.txt'))).to.equal(true);
@@ -137,6 +137,8 @@ describe('e2e: Files basics (preview, context menu, filter, free space)', functi
     await openShare(page);
     const free = page.getByTestId('share-free');
     expect(await free.textContent()).to.match(/^\d[\d.,]* [KMGT]?i?B free$/);
+    // The language comes with the session.
+    await box.daemon.db.query("UPDATE users SET language = 'de' WHERE username = 'admin'");
     const phone = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const p = await phone.newPage();
     await signInThroughPage(p, box.url, 'admin', adminPassword);
@@ -155,7 +157,8 @@ describe('e2e: Files basics (preview, context menu, filter, free space)', functi
     expect(menuBox.x + menuBox.width).to.be.at.most(390);
     await p.screenshot({ path: screenshotPath('files-menu-phone-de') });
     await menu.getByRole('menuitem', { name: de['files.action.open'] }).click();
-    await p.getByRole('dialog').getByText('hello from the notes').waitFor();
+    await p.locator('dialog[open]').getByText('hello from the notes').waitFor();
     await phone.close();
+    await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
   });
 });
