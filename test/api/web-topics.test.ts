@@ -5,15 +5,7 @@ import { ApiError } from '../../shared/src/client.ts';
 import type { ProblemDetails } from '../../shared/src/errors/index.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { TopicClient } from '../../web/src/lib/topics.ts';
-
-/** Resolves once `check` holds, polling; fails naming `what` after the timeout. */
-async function until(what: string, check: () => boolean, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from '../helpers/until.ts';
 
 /** One subscription's record of what arrived. */
 function recorder() {

@@ -9,16 +9,9 @@ import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } fr
 import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 import { photo } from '../helpers/images.ts';
 import { makeShare, removeTempFolders } from '../helpers/shares.ts';
+import { until } from '../helpers/until.ts';
 
 const appPath = '/app/org.service.files';
-
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('e2e: Files basics (preview, context menu, filter, free space)', function () {
   this.timeout(120_000);

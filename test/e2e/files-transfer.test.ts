@@ -8,17 +8,10 @@ import en from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
 import { expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import { type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
+import { until } from '../helpers/until.ts';
 
 const appPath = '/app/org.service.files';
 const fill = (text: string, params: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
-
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Asserts a condition holds for a while: for the absence of something that would otherwise

@@ -10,17 +10,9 @@ import { expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBro
 import { adminPassword, type TestDaemon } from '../helpers/daemon.ts';
 import { photo } from '../helpers/images.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';
+import { until } from '../helpers/until.ts';
 
 const appPath = '/app/org.service.files';
-
-/** Waits for a condition in Node (file system effects of the page), up to `ms`. */
-async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('e2e: the Files app', function () {
   this.timeout(120_000);

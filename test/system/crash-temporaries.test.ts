@@ -5,15 +5,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { adminCaller, startDaemonProcess, type DaemonProcess } from '../helpers/daemon-process.ts';
 import { tempEntries } from '../helpers/file-operations.ts';
+import { until } from '../helpers/until.ts';
 
 const MiB = 1024 * 1024;
-
-async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !check();) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /**
  * Issue 11: kill -9 during an upload and during a copy left hidden temporaries that filled the
