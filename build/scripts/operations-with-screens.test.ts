@@ -13,6 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const withoutScreen: Record<string, string> = {
   'docs.openapi': 'the API document for app authors and scripts; the API docs page reads it',
   'docs.page': 'the API docs page itself, opened by its address',
+  'docs.asset': "the API docs page's own script and style, which the page loads",
   'jobs.list': 'the tasks tray gets the same list from the jobs topic',
   'notifications.list': 'the notification centre gets the same list from the notifications topic',
   'notifications.sendApp': "for apps' backends, not people",
@@ -26,7 +27,6 @@ const withoutScreen: Record<string, string> = {
   'tls.revocationList': "TLS clients fetch it from the certificates' revocation list address",
   'proxy.authorize': "nginx's auth_request for proxied apps, not a page",
   'proxy.redeem': 'the redirect a proxied app sends the browser through after sign-in',
-  'installer.installId': "the console's box discovery reads it",
   'installer.status': "the console's installer wizard calls it by operation name (console/src/node/installer-client.ts)",
   'installer.claim': "the console's installer wizard calls it by operation name",
   'installer.options': "the console's installer wizard calls it by operation name",
