@@ -1,9 +1,10 @@
 import Joi from 'joi';
-import { appIdPattern, appManifestSchema, semverPattern, type AppManifest } from './app-manifest.ts';
+import { appIdPattern, semverPattern } from './app-manifest.ts';
 import { appPackagePreviewSchema } from './app-packages.ts';
 import { hostToolErrors, id, isoTime } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
+import { storeAppDetailsSchema, storeAppSummarySchema, type StoreAppList } from './store-apps.ts';
 import { iconNamePattern, screenshotNamePattern } from './store-catalog-index.ts';
 
 /** The Store (spec 4.11): catalogs from git, their apps, and the box's update settings. */
@@ -66,46 +67,6 @@ export interface StoreState {
   settings: StoreSettings;
   catalogs: CatalogInfo[];
   updates: StoreUpdate[];
-}
-
-export interface StoreAppSummary {
-  catalog: string;
-  verified: boolean;
-  appId: string;
-  name: string;
-  description: string;
-  author: string;
-  version: string;
-  installedVersion: string | null;
-}
-
-export interface StoreAppList {
-  apps: StoreAppSummary[];
-}
-
-export interface StoreAppVersion {
-  version: string;
-  dataVersion: number;
-  minBoxVersion: string;
-  publishedAt: string;
-  /** Whether this box is new enough for it. */
-  runs: boolean;
-}
-
-export interface StoreAppDetails {
-  catalog: string;
-  verified: boolean;
-  appId: string;
-  /** The newest version this box can run (the newest of all when none runs here). */
-  version: string;
-  runs: boolean;
-  manifest: AppManifest;
-  homepage: string | null;
-  source: string | null;
-  icons: string[];
-  screenshots: string[];
-  installedVersion: string | null;
-  versions: StoreAppVersion[];
 }
 
 export interface AddCatalogRequest {
@@ -179,42 +140,6 @@ export const storeStateSchema = Joi.object<StoreState, true>({
     .required(),
 }).id('StoreState');
 
-const summarySchema = Joi.object<StoreAppSummary, true>({
-  catalog: Joi.string().required(),
-  verified: Joi.boolean().required(),
-  appId: Joi.string().required(),
-  name: Joi.string().required(),
-  description: Joi.string().allow('').required(),
-  author: Joi.string().allow('').required(),
-  version: Joi.string().required(),
-  installedVersion: Joi.string().allow(null).required(),
-});
-
-const detailsSchema = Joi.object<StoreAppDetails, true>({
-  catalog: Joi.string().required(),
-  verified: Joi.boolean().required(),
-  appId: Joi.string().required(),
-  version: Joi.string().required(),
-  runs: Joi.boolean().required(),
-  manifest: appManifestSchema.required(),
-  homepage: Joi.string().allow(null).required(),
-  source: Joi.string().allow(null).required(),
-  icons: Joi.array().items(Joi.string()).required(),
-  screenshots: Joi.array().items(Joi.string()).required(),
-  installedVersion: Joi.string().allow(null).required(),
-  versions: Joi.array()
-    .items(
-      Joi.object<StoreAppVersion, true>({
-        version: Joi.string().required(),
-        dataVersion: Joi.number().integer().required(),
-        minBoxVersion: Joi.string().required(),
-        publishedAt: isoTime().required(),
-        runs: Joi.boolean().required(),
-      }),
-    )
-    .required(),
-}).id('StoreAppDetails');
-
 const keyParams = Joi.object<{ key: number }, true>({ key: id().required() });
 const catalogId = () => Joi.string().pattern(catalogIdPattern, 'catalog id');
 const appParams = Joi.object<{ catalog: string; appId: string }, true>({
@@ -259,7 +184,7 @@ export const storeRoutes = {
     summary: 'Apps of the enabled catalogs (or of one) at the newest version this box can run, whose id, name, description or author contains q',
     query: Joi.object<{ catalog?: string; q?: string }, true>({ catalog: catalogId(), q: Joi.string().max(100).allow('') }),
     status: 200,
-    response: Joi.object<StoreAppList, true>({ apps: Joi.array().items(summarySchema).required() }).id('StoreAppList'),
+    response: Joi.object<StoreAppList, true>({ apps: Joi.array().items(storeAppSummarySchema).required() }).id('StoreAppList'),
     errors: catalogErrors,
   }),
   addCatalog: defineRoute({
@@ -285,7 +210,7 @@ export const storeRoutes = {
     summary: 'The newest version of a catalog app for this box with manifest, screenshots, homepage and source link, and every published version',
     params: appParams,
     status: 200,
-    response: detailsSchema,
+    response: storeAppDetailsSchema,
     errors: appErrors,
   }),
   icon: defineRoute({

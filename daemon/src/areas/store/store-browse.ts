@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
 import { compareVersions } from '../../../../shared/src/api/app-manifest.ts';
 import type { CatalogApp, CatalogVersion } from '../../../../shared/src/api/store-catalog-index.ts';
-import type { StoreAppDetails, StoreAppList, StoreAppSummary } from '../../../../shared/src/api/store.ts';
+import type { StoreAppDetails, StoreAppList, StoreAppSummary } from '../../../../shared/src/api/store-apps.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { checkedFile, sha256Of } from './catalog-verify.ts';
