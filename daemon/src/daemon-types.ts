@@ -2,13 +2,13 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import type { SqliteSessionStore } from './areas/auth/session-store.ts';
-import type { BackupAreaOptions } from './areas/backup/backup-area.ts';
+import type { BackupAreaOptions } from './areas/backup/backup.area.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
-import type { StorageOptions } from './areas/storage/storage-area.ts';
-import type { ProxyOptions } from './areas/proxy/proxy-area.ts';
-import type { SystemHostOptions } from './areas/system/system-host-area.ts';
-import type { UpdatesOptions } from './areas/updates/updates-area.ts';
-import type { InstallerAreaOptions } from './areas/installer/installer-area.ts';
+import type { StorageOptions } from './areas/storage/storage.area.ts';
+import type { ProxyOptions } from './areas/proxy/proxy.area.ts';
+import type { SystemHostOptions } from './areas/system/system.area.ts';
+import type { UpdatesOptions } from './areas/updates/updates.area.ts';
+import type { InstallerAreaOptions } from './areas/installer/installer.area.ts';
 import type { HostIdentity } from './host/host-identity.ts';
 import type { Config } from './config/config.ts';
 import type { Clock } from './core/clock.ts';
@@ -63,7 +63,7 @@ export interface DaemonOptions {
    */
   apps?: { accounts?: boolean; backendLimits?: import('./host/app-backends/backend-limits.ts').BackendLimitValues };
   /** Store seams: the project catalogs (a loopback git server in tests) and the fetch time limit. */
-  store?: import('./areas/store/store-area.ts').StoreOptions;
+  store?: import('./areas/store/store.area.ts').StoreOptions;
   /** A development daemon that waits for its owner as a box from the package does: no administrator, a setup code. */
   firstRunSetup?: boolean;
   /** File services seam: apply ACLs and configurations for real even in development mode, with this deployment (system tests as root). */

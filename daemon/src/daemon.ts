@@ -2,49 +2,33 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { Server as HttpsServer } from 'node:https';
 import path from 'node:path';
-import { api } from '../../shared/src/api/index.ts';
 import { topicName } from '../../shared/src/topics.ts';
-import { createAppsArea, type AppsArea } from './areas/apps/apps-area.ts';
-import { appTokenResolver, hostTokenResolver, mountApps } from './areas/apps/apps-http.ts';
-import { authHandlers } from './areas/auth/auth.routes.ts';
-import { createBackupArea } from './areas/backup/backup-area.ts';
-import { backupHandlers } from './areas/backup/backup.routes.ts';
+import type { Area } from './areas/area.ts';
+import { createAppsArea, type AppsArea } from './areas/apps/apps.area.ts';
+import { hostTokenResolver } from './areas/apps/apps-http.ts';
+import { createBackupArea } from './areas/backup/backup.area.ts';
 import { initSessionModel } from './areas/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/auth/session-store.ts';
-import { createDesktopArea } from './areas/desktop/desktop-area.ts';
-import { desktopHandlers } from './areas/desktop/desktop.routes.ts';
-import { notificationsHandlers } from './areas/notifications/notifications.routes.ts';
+import { createDesktopArea } from './areas/desktop/desktop.area.ts';
+import { createNotificationsArea } from './areas/notifications/notifications.area.ts';
 import { notifyJobFailed } from './areas/notifications/job-failed.ts';
-import { filesHandlers } from './areas/files/files.routes.ts';
-import { createSharesArea } from './areas/shares/shares-area.ts';
-import { createStorageArea, defaultStorageOptions } from './areas/storage/storage-area.ts';
-import { storageHandlers } from './areas/storage/storage.routes.ts';
+import { createSharesArea } from './areas/shares/shares.area.ts';
+import { createStorageArea, defaultStorageOptions } from './areas/storage/storage.area.ts';
 import { storageShareLinks } from './areas/storage/share-links.ts';
-import { homesHandlers } from './areas/storage/homes.routes.ts';
-import { fileVersionsHandlers } from './areas/storage/file-versions.routes.ts';
-import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails-area.ts';
-import { thumbnailsHandlers } from './areas/files/thumbnails/thumbnails.routes.ts';
-import { createFileOperationsArea } from './areas/files/operations/file-operations-area.ts';
-import { fileOperationsHandlers } from './areas/files/operations/operations.routes.ts';
-import { trashHandlers } from './areas/files/trash/trash.routes.ts';
-import { sharesHandlers } from './areas/shares/shares.routes.ts';
+import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails.area.ts';
+import { createFileOperationsArea } from './areas/files/operations/operations.area.ts';
 import { SystemService } from './areas/system/system.service.ts';
-import { firstRunHandlers, systemHandlers } from './areas/system/system.routes.ts';
 import { dropStaleSetupCode, FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
-import { createSystemHostArea } from './areas/system/system-host-area.ts';
-import { coreCatalogApps, createIdentity } from './areas/users/identity.ts';
-import { groupsHandlers } from './areas/users/groups.routes.ts';
-import { usersHandlers } from './areas/users/users.routes.ts';
-import { permissionsHandlers } from './areas/permissions/permissions.routes.ts';
+import { createSystemArea } from './areas/system/system.area.ts';
+import { coreCatalogApps, createIdentity } from './areas/users/users.area.ts';
 import { initialAdminFile } from './areas/users/initial-admin.ts';
 import { initUserModel } from './areas/users/user.model.ts';
 import { loadConfig } from './config/config.ts';
 import { PrincipalCache } from './core/principal-cache.ts';
 import { createLogger } from './core/logger.ts';
 import { LogStore } from './areas/logs/log-store.ts';
-import { logsHandlers } from './areas/logs/logs.routes.ts';
-import { createLogsArea } from './areas/logs/logs-area.ts';
+import { createLogsArea } from './areas/logs/logs.area.ts';
 import { poolArchive } from './areas/logs/pool-archive.ts';
 import { CommandRunner } from './host/command-runner.ts';
 import { userFsFor } from './host/share-fs/user-fs-pool.ts';
@@ -55,23 +39,19 @@ import { trashFolderName, uploadTempPrefix } from './areas/files/safe-path.ts';
 import { specialRights } from '../../shared/src/api/permissions.ts';
 import { systemClock } from './core/clock.ts';
 import { JobEngine } from './core/jobs/job-engine.ts';
-import { jobsListTopicProvider, jobTopicProvider } from './core/jobs/job-topic.ts';
 import { Scheduler } from './core/scheduler.ts';
-import { JobsService } from './areas/jobs/jobs.service.ts';
-import { jobsHandlers } from './areas/jobs/jobs.routes.ts';
+import { createJobsArea } from './areas/jobs/jobs.area.ts';
 import { TopicsHub } from './core/topics/topics-hub.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createHttpArea } from './http/http-area.ts';
-import { registerArea } from './http/register-routes.ts';
 import { product } from './core/product.ts';
-import { createTlsArea, type TlsArea } from './areas/tls/tls-area.ts';
-import { createProxyArea } from './areas/proxy/proxy-area.ts';
-import { regionBackupPart } from './areas/system/region.backup.ts';
-import { createStoreArea } from './areas/store/store-area.ts';
-import { createUpdatesArea } from './areas/updates/updates-area.ts';
+import { createTlsArea, type TlsArea } from './areas/tls/tls.area.ts';
+import { createProxyArea } from './areas/proxy/proxy.area.ts';
+import { createStoreArea } from './areas/store/store.area.ts';
+import { createUpdatesArea } from './areas/updates/updates.area.ts';
 
-import { createInstallerArea } from './areas/installer/installer-area.ts';
+import { createInstallerArea } from './areas/installer/installer.area.ts';
 import { boxScreen } from './areas/tls/root-announcement.ts';
 import type { Daemon, DaemonOptions } from './daemon-types.ts';
 export type { Daemon, DaemonOptions } from './daemon-types.ts';
@@ -114,16 +94,16 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let tlsArea: TlsArea | null = null;
   const clock = options.clock ?? systemClock;
   const scheduler = new Scheduler({ clock, logger });
+  const notificationsArea = createNotificationsArea({ db, clock, logger, topics, scheduler });
+  const { notifications } = notificationsArea;
   const desktopArea = await createDesktopArea({
     db,
     dataDir: config.dataDir,
     clock,
     logger,
     topics,
-    scheduler,
     installedApps: async (caller) => (await appsArea?.apps.desktopApps(caller)) ?? [],
   });
-  const { desktop, notifications } = desktopArea;
   const systemSettings = initSystemSettingModel(db);
   const system = new SystemService({
     mode: config.mode,
@@ -150,10 +130,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     accountsChanged: () => fileServices?.changed(),
     homes: () => storageArea?.homes ?? null,
   });
-  const { users, auth } = identity;
+  const { users } = identity;
   // The time area is built further down: the zone reaches it through this closure, called only on a request.
-  const setTimeZone = async (timeZone: string) => void (await systemHost.time.set({ timeZone, servers: (await systemHost.time.get()).servers }));
-  const time = { set: setTimeZone, zones: () => systemHost.time.zones() };
+  const setTimeZone = async (timeZone: string) => void (await systemArea.time.set({ timeZone, servers: (await systemArea.time.get()).servers }));
+  const time = { set: setTimeZone, zones: () => systemArea.time.zones() };
   const setup = (firstRun = new FirstRunSetup({ dataDir: config.dataDir, clock, logger, system, users, time, announce: options.announceSetupCode }));
   const jobs = new JobEngine({
     db,
@@ -163,8 +143,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     userJobChanged: (userId, type, job) => topics.publishToUser(userId, topicName.jobsList, type, job),
     jobFailed: (job) => void notifyJobFailed(notifications, job, logger),
   });
-  topics.register(jobTopicProvider(jobs));
-  topics.register(jobsListTopicProvider(jobs));
+  const jobsArea = createJobsArea(jobs);
   scheduler.every('jobs.prune', jobPruneIntervalMs, () => jobs.prune());
   const tls = (tlsArea = createTlsArea({
     dataDir: config.dataDir,
@@ -219,7 +198,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       folderHolders: async (shareId) => (await appsArea?.mappings.holders(shareId)) ?? [],
     }),
   });
-  const { thumbnails } = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
+  const thumbnailsArea = createThumbnailsArea({ db, dataDir: config.dataDir, logger, topics, scheduler, shares: sharesArea.shares });
   const fileOperations = createFileOperationsArea({
     fsFor,
     db,
@@ -228,12 +207,17 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     jobs,
     scheduler,
     shares: sharesArea.shares,
-    forgetThumbnails: (shareId, rel) => thumbnails.forget(shareId, rel),
+    forgetThumbnails: (shareId, rel) => thumbnailsArea.thumbnails.forget(shareId, rel),
     folderChanged: (folder) => sharesArea.listings.invalidate(folder),
     entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
-  const systemHost = await createSystemHostArea({
+  const systemArea = await createSystemArea({
     mode: config.mode,
+    db,
+    system,
+    setup,
+    // A development daemon made its administrator above; a box from the package waits for its owner.
+    prepareSetup: config.mode === 'box' || options.firstRunSetup === true,
     dataDir: config.dataDir,
     startedAt,
     settings: systemSettings,
@@ -256,12 +240,14 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     options: storageOptions,
     ...storageShareLinks(sharesArea.shares, (shareId, paths) => void fileServices?.entriesArrived(shareId, paths)),
     dataDir: config.dataDir,
-    zone: () => systemHost.time.zone(),
+    zone: () => systemArea.time.zone(),
   });
   storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
   if (storageOptions.apply) logsArea.archiveOn(poolArchive(() => storage.pools.lastRead()));
 
+  // The caller of a request, read again only when the users' rows changed.
+  const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
   appsArea = createAppsArea({
     db,
     dataDir: config.dataDir,
@@ -279,54 +265,76 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     shareAccess: (principal, shareId) => sharesArea.shares.accessOf(principal, shareId),
     listings: sharesArea.listings,
     aclsChanged: () => fileServices?.changed(),
+    notifications,
+    logs,
+    sessionAlive: async (sid) => (await sessionStore.isAlive(sid)) !== null,
+    principals: principals.resolve,
   });
 
   const apps = appsArea;
   const storeCore = { db, config, clock, logger, scheduler, jobs, topics, apps, notifications, userRows, options: options.store };
-  const store = await createStoreArea(storeCore, { zone: () => systemHost.time.zone(), principal: (id) => principals.resolve(id) });
+  const store = await createStoreArea(storeCore, { zone: () => systemArea.time.zone(), principal: (id) => principals.resolve(id) });
   const fileServicesChanged = () => fileServices?.changed();
-  const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemHost.time });
+  const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemArea.time });
   const proxy = createProxyArea({ db, config, clock, logger, scheduler, topics, tls, sessionStore, identity, options: options.proxy });
-  const areaParts = [storage.backupPart, regionBackupPart({ db, system }), tls.backupPart, apps.backupPart, proxy.backupPart, store.backupPart];
-  const { backup } = createBackupArea({ db, clock, logger, config, identity, sessionStore, options, fileServicesChanged, areaParts });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
   sessionStore.ended.on('ended', (sid) => apps.tokens.endSession(sid));
-  const principals = new PrincipalCache((id) => users.principal(id)).watch(db);
-  const resolveToken = appTokenResolver(apps, async (sid) => (await sessionStore.isAlive(sid)) !== null, principals.resolve);
+  const fileServicesStep: Area = { name: 'file-services', start: () => fileServices?.changed(), close: () => fileServices?.close() };
+  // The server listens once every area before it started, and closes after all of them (close() below).
+  const serverStep: Area = {
+    name: 'server',
+    async start() {
+      topics.attach(server, sessions, principals.resolve);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      logger.info('listening', { component: 'daemon', url: url(), mode: config.mode });
+    },
+  };
+  /**
+   * Every area in start order; close() goes in reverse. What the order keeps: the topics hub closes
+   * after every area (renders in flight and jobs publish while closing); jobs run only between the
+   * jobs area's start and stop; the proxy starts once the server listens; the scheduler starts last
+   * and stops first, so no periodic work runs into a closed area.
+   */
+  const built: Area[] = [
+    { name: 'topics', close: () => topics.close() },
+    installer,
+    jobsArea,
+    identity,
+    systemArea,
+    tls,
+    systemArea.network,
+    sharesArea,
+    fileServicesStep,
+    { name: 'user-fs', close: () => userFs.close() },
+    storage,
+    thumbnailsArea,
+    fileOperations,
+    logsArea,
+    notificationsArea,
+    desktopArea,
+    updates,
+    apps,
+    store,
+    serverStep,
+    proxy,
+    { name: 'scheduler', start: () => scheduler.start(), close: () => scheduler.stop() },
+  ];
+  // The backup collects the parts the areas carry.
+  const areas: Area[] = [...built, createBackupArea({ db, clock, logger, config, identity, sessionStore, options, fileServicesChanged, areas: built })];
+  for (const area of areas) for (const provider of area.topics ?? []) topics.register(provider);
   const { app, sessions } = createHttpArea({
     config,
     logger,
     sessionStore,
     resolvePrincipal: principals.resolve,
-    resolveAppToken: hostTokenResolver(resolveToken),
-    mountAreas: (router, routeDeps) => {
-      installer.mount(router, routeDeps);
-      registerArea(router, api.auth, authHandlers(auth), routeDeps);
-      registerArea(router, api.users, usersHandlers(users), routeDeps);
-      registerArea(router, api.groups, groupsHandlers(identity.groups), routeDeps);
-      registerArea(router, api.permissions, permissionsHandlers(identity.permissions), routeDeps);
-      registerArea(router, api.system, systemHandlers(system), routeDeps);
-      registerArea(router, api.firstRun, firstRunHandlers(setup), routeDeps);
-      registerArea(router, api.tls, tls.handlers, routeDeps);
-      systemHost.mount(router, routeDeps);
-      proxy.mount(router, routeDeps);
-      registerArea(router, api.shares, sharesHandlers(sharesArea.shares), routeDeps);
-      registerArea(router, api.files, filesHandlers(sharesArea.files), routeDeps);
-      registerArea(router, api.storage, storageHandlers(storage), routeDeps);
-      registerArea(router, api.homes, homesHandlers(storage.homes), routeDeps);
-      registerArea(router, api.fileVersions, fileVersionsHandlers(storage.versions), routeDeps);
-      registerArea(router, api.thumbnails, thumbnailsHandlers(thumbnails), routeDeps);
-      registerArea(router, api.fileOperations, fileOperationsHandlers(fileOperations.operations), routeDeps);
-      registerArea(router, api.trash, trashHandlers(fileOperations.trash), routeDeps);
-      registerArea(router, api.jobs, jobsHandlers(new JobsService({ jobs })), routeDeps);
-      registerArea(router, api.logs, logsHandlers(logs), routeDeps);
-      registerArea(router, api.desktop, desktopHandlers(desktop, desktopArea.wallpaper), routeDeps);
-      registerArea(router, api.notifications, notificationsHandlers(notifications), routeDeps);
-      registerArea(router, api.backup, backupHandlers(backup), routeDeps);
-      updates.mount(router, routeDeps);
-      mountApps(router, apps, { routeDeps, resolveToken, notifications, logs });
-      registerArea(router, api.store, store.handlers, routeDeps);
-    },
+    resolveAppToken: hostTokenResolver(apps.resolveToken),
+    routes: areas.flatMap((area) => area.routes ?? []),
   });
   // The installation medium serves HTTPS with its own key; every other daemon with the TLS area's.
   const server = installer.attach(installer.createServer(app) ?? (await tls.createServer(app)));
@@ -350,38 +358,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     scheduler,
     url,
     async start() {
-      await jobs.start();
-      await identity.start();
-      // A development daemon made its administrator above; a box from the package waits for its owner.
-      if (config.mode === 'box' || options.firstRunSetup) await setup.prepare();
-      fileServices?.changed();
-      scheduler.start();
-      await apps.apps.startBackends();
-      topics.attach(server, sessions, principals.resolve);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.port, config.host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      logger.info('listening', { component: 'daemon', url: url(), mode: config.mode });
-      await proxy.start(url());
+      for (const area of areas) await area.start?.({ url });
     },
     async close() {
-      await Promise.all([scheduler.stop(), installer.close()]);
-      systemHost.close();
-      await proxy.close();
-      await apps.backends.stopAll();
-      apps.close();
-      // Renders in flight publish and write rows: let them finish while topics and db are still open.
-      await thumbnails.close();
-      await jobs.stop();
-      await topics.close();
-      sharesArea.folderWatches.close();
-      await fileServices?.close();
-      userFs.close();
-      storage.close();
+      for (const area of [...areas].reverse()) await area.close?.();
+      // After the topics hub closed the sockets, which would otherwise hold the server open.
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { tlsMaintainTask } from '../../daemon/src/areas/tls/tls-area.ts';
+import { tlsMaintainTask } from '../../daemon/src/areas/tls/tls.area.ts';
 import { outsideCertificates, type OutsideCertificates } from '../helpers/certificates.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { opensslVerify } from '../helpers/openssl.ts';

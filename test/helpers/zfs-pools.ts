@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import type { StorageOptions } from '../../daemon/src/areas/storage/storage-area.ts';
+import type { StorageOptions } from '../../daemon/src/areas/storage/storage.area.ts';
 import { ensureZfsFuse, LoopDisks, waitJob } from '../system/zfs-fixture.ts';
 import { startBrowserBox, type BrowserBox } from './browser.ts';
 import type { TestClient } from './daemon.ts';

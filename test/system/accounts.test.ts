@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { initSessionModel } from '../../daemon/src/areas/auth/session.model.ts';
 import { SqliteSessionStore } from '../../daemon/src/areas/auth/session-store.ts';
-import { createIdentity } from '../../daemon/src/areas/users/identity.ts';
+import { createIdentity } from '../../daemon/src/areas/users/users.area.ts';
 import { initUserModel } from '../../daemon/src/areas/users/user.model.ts';
 import { createLogger } from '../../daemon/src/core/logger.ts';
 import type { Principal } from '../../daemon/src/core/principal.ts';

@@ -8,14 +8,15 @@ import { product } from '../core/product.ts';
 import { secretFile } from '../core/secret-file.ts';
 import { createHttpApp, sessionMiddleware } from './app.ts';
 import { docsHandlers } from './openapi/docs-handlers.ts';
-import { registerArea, type RouteDeps } from './register-routes.ts';
+import { mountRoutes, tableRoutes, type AreaMount, type TableRoutes } from './area-routes.ts';
+import type { RouteDeps } from './register-routes.ts';
 
 export interface HttpAreaOptions extends Omit<RouteDeps, 'validateResponses'> {
   config: Pick<Config, 'dataDir' | 'https' | 'webDir' | 'validateResponses'>;
   logger: Logger;
   sessionStore: session.Store;
-  /** Mounts the areas' routes on the API router; the OpenAPI document and its page follow them. */
-  mountAreas: (router: Router, routeDeps: RouteDeps) => void;
+  /** The areas' routes in matching order; the OpenAPI document and its page follow them. */
+  routes: readonly (TableRoutes | AreaMount)[];
 }
 
 /**
@@ -33,8 +34,8 @@ export function createHttpArea(o: HttpAreaOptions) {
     secureCookies: o.config.https,
     webDir: o.config.webDir,
     mountApi: (router: Router) => {
-      o.mountAreas(router, routeDeps);
-      registerArea(router, api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger: o.logger }), routeDeps);
+      const docs = tableRoutes(api.docs, docsHandlers({ tables: api, title: product.name, version: product.version, logger: o.logger }));
+      mountRoutes(router, routeDeps, [...o.routes, docs]);
     },
   };
   const sessions = sessionMiddleware(options);

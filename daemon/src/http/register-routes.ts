@@ -78,29 +78,35 @@ function bodyValue(schema: Joi.Schema, body: unknown): unknown {
 /** Mounts one area's routes: parse, authenticate, CSRF, authorise, validate, call, answer. */
 export function registerArea<T extends RouteTable>(router: Router, table: T, handlers: AreaHandlers<T>, deps: RouteDeps): void {
   for (const [name, route] of Object.entries(table) as [keyof T & string, RouteDef][]) {
-    const handler = handlers[name] as unknown as (ctx: HandlerContext<RouteDef>) => Promise<unknown>;
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](expressPath(route.path), ...jsonBodyOf(route), async (req, res) => {
-      if (route.access === 'app') {
-        const caller = await appCallerOf(req, deps);
-        await answer(route, handler, deps, req, res, caller.principal, caller.claims);
-        return;
-      }
-      const user = await principalOf(req, deps);
-      if (stateChanging.has(route.method)) {
-        if (route.csrfExempt) assertSameOrigin(req);
-        else if (user) assertCsrf(req);
-      }
-      authorise(route, user);
-      await answer(route, handler, deps, req, res, user, null);
-    });
+    registerRoute(router, expressPath(route.path), route, handlers[name] as unknown as RouteHandler, deps);
   }
+}
+
+export type RouteHandler = (ctx: HandlerContext<RouteDef>) => Promise<unknown>;
+
+/** Mounts one route at `at` of `router` (its path, or the part below the router's prefix). */
+export function registerRoute(router: Router, at: string, route: RouteDef, handler: RouteHandler, deps: RouteDeps): void {
+  const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+  router[method](at, ...jsonBodyOf(route), async (req, res) => {
+    if (route.access === 'app') {
+      const caller = await appCallerOf(req, deps);
+      await answer(route, handler, deps, req, res, caller.principal, caller.claims);
+      return;
+    }
+    const user = await principalOf(req, deps);
+    if (stateChanging.has(route.method)) {
+      if (route.csrfExempt) assertSameOrigin(req);
+      else if (user) assertCsrf(req);
+    }
+    authorise(route, user);
+    await answer(route, handler, deps, req, res, user, null);
+  });
 }
 
 /** Validates the request's parts, calls the handler and sends its answer. */
 async function answer(
   route: RouteDef,
-  handler: (ctx: HandlerContext<RouteDef>) => Promise<unknown>,
+  handler: RouteHandler,
   deps: RouteDeps,
   req: Request,
   res: Response,

@@ -1,14 +1,28 @@
-import type { Router } from 'express';
 import { api } from '../../../../shared/src/api/index.ts';
 import type { Principal, PrincipalResolver } from '../../core/principal.ts';
-import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { tableRoutes, type AreaMount, type TableRoutes } from '../../http/area-routes.ts';
+import type { RouteDeps } from '../../http/register-routes.ts';
+import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import type { LogsService } from '../logs/logs.service.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { appApiHandlers } from './app-api.routes.ts';
 import { appApiCors, appFrontends, frontendsPath } from './app-frontends.ts';
-import type { AppsArea } from './apps-area.ts';
+import type { AppFiles } from './app-files.ts';
+import type { AppIcons } from './app-icons.ts';
+import type { AppTokens } from './app-tokens.ts';
+import type { AppModels } from './app.model.ts';
 import { appsHandlers } from './apps.routes.ts';
 import { backendPath, backendProxy } from './backend-proxy.ts';
+import type { BackendSupervisor } from './backend-supervisor.ts';
+import type { InstalledAppsService } from './installed-apps.service.ts';
+import type { PackagesService } from './packages.service.ts';
+import type { StorageMappings } from './storage-mappings.ts';
+
+/** What reading an app token needs of the apps area. */
+export interface TokenParts {
+  tokens: AppTokens;
+  apps: InstalledAppsService;
+}
 
 export interface ResolvedToken {
   principal: Principal;
@@ -22,7 +36,7 @@ export interface ResolvedToken {
  * still on. Checked on every call.
  */
 export function appTokenResolver(
-  apps: AppsArea,
+  apps: TokenParts,
   sessionAlive: (sessionId: string) => Promise<boolean>,
   principals: PrincipalResolver,
 ): (token: string, kind: 'host' | 'backend', instanceId: string) => Promise<ResolvedToken | null> {
@@ -45,24 +59,38 @@ export function hostTokenResolver(resolveToken: ReturnType<typeof appTokenResolv
 }
 
 export interface AppsHttpDeps {
-  routeDeps: RouteDeps;
   resolveToken: ReturnType<typeof appTokenResolver>;
   notifications: Pick<NotificationsService, 'notify'>;
   logs: Pick<LogsService, 'appBatch'>;
 }
 
-/** Mounts everything apps answer over HTTP: the admin API, the API for apps, frontends and the way to backends. */
-export function mountApps(router: Router, apps: AppsArea, deps: AppsHttpDeps): void {
-  registerArea(router, api.apps, appsHandlers(apps.packages, apps.apps, apps.icons, apps.mappings), deps.routeDeps);
-  router.use('/api/app', appApiCors);
-  registerArea(router, api.appApi, appApiHandlers({ apps: apps.apps, notifications: deps.notifications, logs: deps.logs, files: apps.files }), deps.routeDeps);
-  router.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
-  router.use(backendPath, appApiCors);
-  router.use(
-    backendPath,
-    backendProxy({
-      resolveBackendToken: (token, instanceId) => deps.resolveToken(token, 'backend', instanceId),
-      socketOf: (appId) => apps.backends.socketOf(appId),
-    }),
-  );
+/** The apps area's parts its routes call. */
+export interface AppsHttpParts extends TokenParts {
+  packages: PackagesService;
+  icons: AppIcons;
+  mappings: StorageMappings;
+  files: AppFiles;
+  models: AppModels;
+  volumes: AppVolumes;
+  backends: BackendSupervisor;
+}
+
+/** Everything apps answer over HTTP: the admin API, the API for apps, frontends and the way to backends. */
+export function appsRoutes(apps: AppsHttpParts, deps: AppsHttpDeps): (TableRoutes | AreaMount)[] {
+  return [
+    tableRoutes(api.apps, appsHandlers(apps.packages, apps.apps, apps.icons, apps.mappings)),
+    (root) => root.use('/api/app', appApiCors),
+    tableRoutes(api.appApi, appApiHandlers({ apps: apps.apps, notifications: deps.notifications, logs: deps.logs, files: apps.files })),
+    (root) => {
+      root.use(frontendsPath, appFrontends({ models: apps.models, volumes: apps.volumes }));
+      root.use(backendPath, appApiCors);
+      root.use(
+        backendPath,
+        backendProxy({
+          resolveBackendToken: (token, instanceId) => deps.resolveToken(token, 'backend', instanceId),
+          socketOf: (appId) => apps.backends.socketOf(appId),
+        }),
+      );
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 import type { SharesService } from '../shares/shares.service.ts';
-import type { StorageAreaDeps } from './storage-area.ts';
+import type { StorageAreaDeps } from './storage.area.ts';
 
 type ShareLinks = Pick<StorageAreaDeps, 'shares' | 'homeShares' | 'versionShares' | 'restorePointShares'>;
 

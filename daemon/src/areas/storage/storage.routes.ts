@@ -1,8 +1,25 @@
 import type { storageRoutes } from '../../../../shared/src/api/storage.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
-import type { StorageArea } from './storage-area.ts';
+import type { StorageDisk } from '../../../../shared/src/api/storage.ts';
+import type { AlertsService } from './alerts.service.ts';
+import type { PlansService } from './plans.service.ts';
+import type { PoolsService } from './pools.service.ts';
+import type { SchedulesService } from './schedules.service.ts';
+import type { SnapshotSchedules } from './snapshot-schedules.ts';
+import type { SnapshotsService } from './snapshots.service.ts';
 
-export function storageHandlers(s: StorageArea): AreaHandlers<typeof storageRoutes> {
+/** The storage area's services its routes call. */
+export interface StorageParts {
+  alerts: AlertsService;
+  pools: PoolsService;
+  plans: PlansService;
+  schedules: SchedulesService;
+  snapshotSchedules: SnapshotSchedules;
+  snapshots: SnapshotsService;
+  disks(): Promise<{ disks: StorageDisk[] }>;
+}
+
+export function storageHandlers(s: StorageParts): AreaHandlers<typeof storageRoutes> {
   return {
     alerts: ({ user }) => s.alerts.health(user.id),
     muteAlert: ({ user, params }) => s.alerts.mute(user.id, params.key),

@@ -16,7 +16,7 @@ import { SqliteSessionStore } from '../auth/session-store.ts';
 import { initSessionModel } from '../auth/session.model.ts';
 import { initHomeModels, type HomeModels } from '../storage/homes.model.ts';
 import { HomesService, type HomeShares } from '../storage/homes.service.ts';
-import { createIdentity } from './identity.ts';
+import { createIdentity } from './users.area.ts';
 import { initUserModel } from './user.model.ts';
 
 /**

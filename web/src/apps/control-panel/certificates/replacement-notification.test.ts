@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { replacementNotification } from '../../../../../daemon/src/areas/tls/tls-area.ts';
+import { replacementNotification } from '../../../../../daemon/src/areas/tls/tls.area.ts';
 import { notificationText } from '../../../desktop/tray/notification-text.ts';
 
 describe('notification: the box replaced an authority of the old kind', () => {

@@ -3,7 +3,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { Express, Router } from 'express';
+import type { Express } from 'express';
 import { api } from '../../../../shared/src/api/index.ts';
 import type { Config } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -11,7 +11,8 @@ import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { product } from '../../core/product.ts';
 import { nodeCipherList } from '../../core/tls-ciphers.ts';
-import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { DiskProbe } from '../../host/disks/disk-probe.ts';
 import { MdnsAnnouncer } from '../../host/installer/mdns-announcer.ts';
@@ -141,21 +142,25 @@ export async function createInstallerArea(deps: InstallerAreaDeps) {
     screenTimer.unref();
   };
 
-  return {
+  return defineArea({
     service,
     /** The medium's HTTPS server with its own key; null elsewhere (the TLS area's server then). */
     createServer(app: Express): HttpsServer | null {
       if (!key) return null;
       return createHttpsServer({ cert: key.certificatePem, key: key.privateKeyPem, minVersion: 'TLSv1.2', ciphers: nodeCipherList }, app);
     },
-    mount(router: Router, routeDeps: RouteDeps): void {
-      registerArea(router, api.installer, service ? installerHandlers(service, claim) : installedHandlers(config.dataDir), routeDeps);
-      if (!medium) return;
-      router.use('/api', (req, _res, next) => {
-        if (openOnMedium(req.method, req.path)) next();
-        else next(new ProblemError('installer.mode.only', { operation: `${req.method} ${req.originalUrl.split('?')[0]}` }));
-      });
-    },
+    name: 'installer',
+    routes: [
+      tableRoutes(api.installer, service ? installerHandlers(service, claim) : installedHandlers(config.dataDir)),
+      // On the medium the gate follows the installer's own routes and stands before every other area's.
+      (root) => {
+        if (!medium) return;
+        root.use('/api', (req, _res, next) => {
+          if (openOnMedium(req.method, req.path)) next();
+          else next(new ProblemError('installer.mode.only', { operation: `${req.method} ${req.originalUrl.split('?')[0]}` }));
+        });
+      },
+    ],
     /** Announces the daemon once its server listens (the port is known only then); answers the server. */
     attach<S extends Server>(server: S): S {
       server.once('listening', () => {
@@ -170,7 +175,7 @@ export async function createInstallerArea(deps: InstallerAreaDeps) {
       await service?.settled();
       await announcer?.stop();
     },
-  };
+  });
 }
 
 export type InstallerArea = Awaited<ReturnType<typeof createInstallerArea>>;

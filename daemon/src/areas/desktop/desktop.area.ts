@@ -3,13 +3,12 @@ import type { Sequelize } from 'sequelize';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicsHub } from '../../core/topics/topics-hub.ts';
-import { initNotificationModel } from '../notifications/notification.model.ts';
-import { scheduleNotificationPrune } from '../notifications/notifications.jobs.ts';
-import { NotificationsService } from '../notifications/notifications.service.ts';
-import { notificationsTopic } from '../notifications/notifications.topic.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
 import { initDesktopModels } from './desktop.model.ts';
+import { desktopHandlers } from './desktop.routes.ts';
 import { DesktopService, type DesktopDeps } from './desktop.service.ts';
 import { desktopTopic } from './desktop.topic.ts';
 import { DesktopWallpaper } from './desktop-wallpaper.ts';
@@ -21,12 +20,11 @@ export interface DesktopAreaDeps {
   clock: Clock;
   logger: Logger;
   topics: TopicsHub;
-  scheduler: Scheduler;
   /** Installed apps the caller may open (the apps area, built later). */
   installedApps: NonNullable<DesktopDeps['installedApps']>;
 }
 
-/** Each user's desktop (layouts, appearance, wallpaper) and notifications, with their topics. */
+/** Each user's desktop (layouts, appearance, wallpaper), with its topic. */
 export async function createDesktopArea(deps: DesktopAreaDeps) {
   const wallpaperStore = new WallpaperStore(path.join(deps.dataDir, 'wallpapers'));
   await wallpaperStore.sweep();
@@ -43,13 +41,5 @@ export async function createDesktopArea(deps: DesktopAreaDeps) {
     appearance: { get: (userId) => desktop.appearance(userId), set: (userId, appearance) => desktop.setAppearance(userId, appearance) },
     logger: deps.logger,
   });
-  const notifications = new NotificationsService({
-    notifications: initNotificationModel(deps.db),
-    clock: deps.clock,
-    logger: deps.logger,
-    publish: (userId, event) => deps.topics.publishToUser(userId, topicName.notifications, event.type, event.data),
-  });
-  deps.topics.register(notificationsTopic(notifications));
-  scheduleNotificationPrune(deps.scheduler, notifications);
-  return { desktop, wallpaper, notifications };
+  return defineArea({ name: 'desktop', routes: [tableRoutes(api.desktop, desktopHandlers(desktop, wallpaper))], desktop, wallpaper });
 }

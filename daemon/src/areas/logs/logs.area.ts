@@ -5,8 +5,12 @@ import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicsHub } from '../../core/topics/topics-hub.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { JournalReader } from '../../host/journal.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes, type TableRoutes } from '../../http/area-routes.ts';
+import type { Area } from '../area.ts';
 import { JournalIngest } from './journal-ingest.ts';
 import type { LogStore } from './log-store.ts';
+import { logsHandlers } from './logs.routes.ts';
 import { logTailTopic } from './logs.topic.ts';
 import { LogsService, noArchive, type LogArchiveLocation } from './logs.service.ts';
 
@@ -24,7 +28,8 @@ export interface LogsAreaDeps {
   options?: { archive?: LogArchiveLocation; exportLimit?: number };
 }
 
-export interface LogsArea {
+export interface LogsArea extends Area {
+  routes: TableRoutes[];
   logs: LogsService;
   /** Where the archive goes once pools exist (the storage area comes later); a test's own archive stays. */
   archiveOn(location: LogArchiveLocation): void;
@@ -44,6 +49,8 @@ export async function createLogsArea(deps: LogsAreaDeps): Promise<LogsArea> {
     deps.scheduler.every('logs.journal', journalPollMs, async () => void (await journal.runOnce()));
   }
   return {
+    name: 'logs',
+    routes: [tableRoutes(api.logs, logsHandlers(logs))],
     logs,
     archiveOn: (next) => {
       if (!deps.options?.archive) location = next;

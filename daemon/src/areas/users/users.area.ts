@@ -8,6 +8,10 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicsHub } from '../../core/topics/topics-hub.ts';
 import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
+import { authHandlers } from '../auth/auth.routes.ts';
 import { AuthService } from '../auth/auth.service.ts';
 import { DeviceCookies } from '../auth/device-cookie.ts';
 import type { SqliteSessionStore } from '../auth/session-store.ts';
@@ -19,12 +23,15 @@ import { AppGrantsStore } from '../permissions/app-grants.ts';
 import type { CatalogApp } from '../permissions/catalog.ts';
 import { initGrantModels } from '../permissions/grant.model.ts';
 import { GrantsTopic } from '../permissions/grants-topic.ts';
+import { permissionsHandlers } from '../permissions/permissions.routes.ts';
 import { PermissionsService } from '../permissions/permissions.service.ts';
 import { Rights } from '../permissions/rights.ts';
 import { initGroupModels } from './group.model.ts';
+import { groupsHandlers } from './groups.routes.ts';
 import { GroupsService } from './groups.service.ts';
 import { ensureInitialAdmin, forgetInitialAdminPassword } from './initial-admin.ts';
 import type { UserRow } from './user.model.ts';
+import { usersHandlers } from './users.routes.ts';
 import { UsersService, type UserHomes } from './users.service.ts';
 
 export interface IdentityOptions {
@@ -125,7 +132,14 @@ export async function createIdentity(o: IdentityOptions) {
     passwordChanged: (user) => forgetInitialAdminPassword(o.dataDir, user.username),
   });
   if (o.initialAdmin) await ensureInitialAdmin(o.db, users, o.dataDir, o.initialAdmin.password, o.logger);
-  return {
+  return defineArea({
+    name: 'identity',
+    routes: [
+      tableRoutes(api.auth, authHandlers(auth)),
+      tableRoutes(api.users, usersHandlers(users)),
+      tableRoutes(api.groups, groupsHandlers(groups)),
+      tableRoutes(api.permissions, permissionsHandlers(permissions)),
+    ],
     users,
     groups,
     permissions,
@@ -144,5 +158,5 @@ export async function createIdentity(o: IdentityOptions) {
     rightHolders: (right: string) => rights.holders(right),
     /** On a box: the SMB and SFTP groups exist before any user is put into them. */
     start: () => (o.applyAccounts ? accounts.ensureProtocolGroups() : Promise.resolve()),
-  };
+  });
 }

@@ -4,11 +4,15 @@ import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import type { Scheduler } from '../../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../../core/topics/topic-provider.ts';
+import { api } from '../../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../../http/area-routes.ts';
+import { defineArea } from '../../area.ts';
 import type { SharesService } from '../../shares/shares.service.ts';
 import { ThumbnailCache } from './thumbnail-cache.ts';
 import { initThumbnailModel } from './thumbnail.model.ts';
 import type { RenderLimits } from './thumbnail-render.ts';
 import { sweepThumbnails } from './thumbnail-sweep.ts';
+import { thumbnailsHandlers } from './thumbnails.routes.ts';
 import { ThumbnailsService } from './thumbnails.service.ts';
 import { thumbnailsTopic } from './thumbnails.topic.ts';
 
@@ -50,5 +54,11 @@ export function createThumbnailsArea(deps: ThumbnailsAreaDeps) {
   deps.topics.register(thumbnailsTopic({ shareFolder, mayRead: (p, id) => shares.mayRead(p, id) }));
   const shareRoots = async () => new Map((await shares.list(sweepPrincipal)).map((s) => [s.id, s.hostPath ?? '']));
   deps.scheduler.every(thumbnailSweepTask, sweepIntervalMs, (signal) => sweepThumbnails({ rows, cache, shareRoots, logger }, signal), { delayFirst: true });
-  return { thumbnails: service };
+  return defineArea({
+    name: 'thumbnails',
+    routes: [tableRoutes(api.thumbnails, thumbnailsHandlers(service))],
+    thumbnails: service,
+    // Renders in flight publish and write rows: they finish while topics and db are still open (later in the daemon's close).
+    close: () => service.close(),
+  });
 }

@@ -5,13 +5,18 @@ import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import type { Scheduler } from '../../../core/scheduler.ts';
 import type { ShareFsFor } from '../../../host/share-fs/share-fs.ts';
+import { api } from '../../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../../http/area-routes.ts';
+import { defineArea } from '../../area.ts';
 import type { SharesService } from '../../shares/shares.service.ts';
 import { trashJobs, type TrashJobKind } from '../trash/trash.jobs.ts';
 import { initTrashModel } from '../trash/trash.model.ts';
 import { purgeTrash, trashPurgeIntervalMs, trashPurgeTask } from '../trash/trash-purge.ts';
+import { trashHandlers } from '../trash/trash.routes.ts';
 import { TrashService } from '../trash/trash.service.ts';
 import { operationJob, operationJobKind } from './operation-job.ts';
 import { sweepTemporaries, temporariesSweepIntervalMs, temporariesSweepTask } from '../temporaries.ts';
+import { fileOperationsHandlers } from './operations.routes.ts';
 import { OperationsService } from './operations.service.ts';
 
 export interface FileOperationsAreaDeps {
@@ -97,5 +102,10 @@ export function createFileOperationsArea(deps: FileOperationsAreaDeps) {
     share: (principal, shareId, need) => shares.requireAccess(principal, shareId, need),
     enqueue: (kind: TrashJobKind, params, userId) => jobs.enqueue(kind, params, userId),
   });
-  return { operations, trash };
+  return defineArea({
+    name: 'file-operations',
+    routes: [tableRoutes(api.fileOperations, fileOperationsHandlers(operations)), tableRoutes(api.trash, trashHandlers(trash))],
+    operations,
+    trash,
+  });
 }

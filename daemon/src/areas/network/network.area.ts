@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Router } from 'express';
 import { api } from '../../../../shared/src/api/index.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { NetworkHost } from '../../host/network/network-host.ts';
 import { networkHandlers } from './network.routes.ts';
@@ -69,14 +69,13 @@ export async function createNetworkArea(deps: NetworkAreaDeps) {
   deps.topics.register(networkTopic(service));
   const poll = setInterval(changed, watchIntervalMs);
   poll.unref();
-  return {
+  return defineArea({
+    name: 'network',
+    routes: [tableRoutes(api.systemNetwork, networkHandlers(service))],
     service,
-    mount(router: Router, routeDeps: RouteDeps): void {
-      registerArea(router, api.systemNetwork, networkHandlers(service), routeDeps);
-    },
     close(): void {
       clearInterval(poll);
       service.close();
     },
-  };
+  });
 }

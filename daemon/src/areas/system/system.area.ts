@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Sequelize } from 'sequelize';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import type { PoolList, Vdev } from '../../../../shared/src/api/storage.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
@@ -7,18 +7,23 @@ import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { api } from '../../../../shared/src/api/index.ts';
-import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
 import { kernelName } from '../../host/block-names.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { readCounters } from '../../host/resource-counters.ts';
 import { TimeHost } from '../../host/time/time-host.ts';
-import { createNetworkArea, type NetworkAreaOptions } from '../network/network-area.ts';
+import { createNetworkArea, type NetworkAreaOptions } from '../network/network.area.ts';
+import { defineArea } from '../area.ts';
+import type { FirstRunSetup } from './first-run.ts';
 import { monitorTopic } from './monitor.topic.ts';
 import { OverviewService } from './overview.service.ts';
 import { PowerService } from './power.service.ts';
+import { regionBackupPart } from './region.backup.ts';
 import { ResourceMonitor } from './resource-monitor.ts';
 import type { SystemSettingRow } from './system-settings.model.ts';
 import { systemOverviewHandlers, systemTimeHandlers } from './system-host.routes.ts';
+import { firstRunHandlers, systemHandlers } from './system.routes.ts';
+import type { SystemService } from './system.service.ts';
 import { TimeService } from './time.service.ts';
 
 /** Seams of the System area's host effects for tests. */
@@ -31,8 +36,14 @@ export interface SystemHostOptions {
   network?: NetworkAreaOptions;
 }
 
-export interface SystemHostDeps {
+export interface SystemAreaDeps {
   mode: Mode;
+  db: Sequelize;
+  /** The system service and the first-run setup, built before identity (which reads the language). */
+  system: SystemService;
+  setup: FirstRunSetup;
+  /** A box from the package, or a test's development daemon, waits for its owner with a setup code. */
+  prepareSetup: boolean;
   dataDir: string;
   startedAt: number;
   settings: typeof SystemSettingRow;
@@ -51,8 +62,8 @@ function leaves(vdevs: readonly Vdev[]): string[] {
   return vdevs.flatMap((v) => (v.children.length === 0 ? [v.name] : leaves(v.children)));
 }
 
-/** Time, overview, resource monitor and power: the System area's parts that touch the machine. */
-export async function createSystemHostArea(deps: SystemHostDeps) {
+/** The System area: status, region and first run; time, overview, resource monitor and power, which touch the machine. */
+export async function createSystemArea(deps: SystemAreaDeps) {
   const { logger, clock, mode } = deps;
   const box = mode === 'box';
   const runner = new CommandRunner(logger, box);
@@ -94,21 +105,27 @@ export async function createSystemHostArea(deps: SystemHostDeps) {
     logger,
   });
   deps.topics.register(monitorTopic(monitor));
-  // Network is an area of its own; it is built here so the composition root stays one line shorter.
+  // Network is an area of its own (in the daemon's list); it is built here so the composition root stays one line shorter.
   const network = await createNetworkArea({ mode, dataDir: deps.dataDir, clock, logger, topics: deps.topics, options: deps.options?.network });
-  return {
+  return defineArea({
+    name: 'system',
+    routes: [
+      tableRoutes(api.system, systemHandlers(deps.system)),
+      tableRoutes(api.firstRun, firstRunHandlers(deps.setup)),
+      tableRoutes(api.systemTime, systemTimeHandlers(time)),
+      tableRoutes(api.systemOverview, systemOverviewHandlers(overview, power)),
+    ],
+    backupPart: regionBackupPart({ db: deps.db, system: deps.system }),
     time,
     power,
     monitor,
-    mount(router: Router, routeDeps: RouteDeps): void {
-      registerArea(router, api.systemTime, systemTimeHandlers(time), routeDeps);
-      registerArea(router, api.systemOverview, systemOverviewHandlers(overview, power), routeDeps);
-      network.mount(router, routeDeps);
+    network,
+    async start(): Promise<void> {
+      if (deps.prepareSetup) await deps.setup.prepare();
     },
     close(): void {
-      network.close();
       monitor.close();
       power.close();
     },
-  };
+  });
 }

@@ -5,7 +5,7 @@ import type { Sequelize } from 'sequelize';
 import type { Clock } from '../../core/clock.ts';
 import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { Principal } from '../../core/principal.ts';
+import type { Principal, PrincipalResolver } from '../../core/principal.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { AppAccounts, appAccountName } from '../../host/app-accounts.ts';
@@ -15,6 +15,7 @@ import { ZfsAppVolumes } from '../../host/app-volumes/zfs-app-volumes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
+import { defineArea } from '../area.ts';
 import type { AppGrantsStore } from '../permissions/app-grants.ts';
 import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 import type { ShareFs } from '../../host/share-fs/share-fs.ts';
@@ -27,6 +28,7 @@ import { AppTokens } from './app-tokens.ts';
 import { BackendSupervisor } from './backend-supervisor.ts';
 import { installJob, rollbackJob, runInstall, runRollback, runUninstall, uninstallJob, type AppJobsDeps } from './app-jobs.ts';
 import { initAppModels } from './app.model.ts';
+import { appsRoutes, appTokenResolver, type AppsHttpDeps } from './apps-http.ts';
 import { appsAdminTopic, appsTopic } from './apps-topics.ts';
 import { InstalledAppsService } from './installed-apps.service.ts';
 import { PackageStore } from './package-store.ts';
@@ -61,6 +63,12 @@ export interface AppsAreaDeps {
   listings: ListingCache<FolderSnapshot>;
   /** The file services apply the shares' ACLs again (mappings in force changed). */
   aclsChanged(): void;
+  /** What the API for apps reaches besides the apps: notifications and the log store. */
+  notifications: AppsHttpDeps['notifications'];
+  logs: AppsHttpDeps['logs'];
+  /** An app token counts only while its session lives and its user may still use the app. */
+  sessionAlive(sessionId: string): Promise<boolean>;
+  principals: PrincipalResolver;
 }
 
 const packageSweepMs = 60_000;
@@ -162,5 +170,19 @@ export function createAppsArea(deps: AppsAreaDeps) {
   apps.changed();
   // The apps part of a backup: each installed app's settings and storage mappings.
   const backupPart = appsBackupPart({ db: deps.db });
-  return { packages, apps, icons, models, tokens, backends, volumes: volumes, mappings, files, backupPart, close: () => appFs?.close() };
+  const parts = { packages, apps, icons, models, tokens, backends, volumes, mappings, files };
+  const resolveToken = appTokenResolver(parts, deps.sessionAlive, deps.principals);
+  return defineArea({
+    name: 'apps',
+    routes: appsRoutes(parts, { resolveToken, notifications: deps.notifications, logs: deps.logs }),
+    backupPart,
+    ...parts,
+    /** An app token as it is now (apps-http.ts), for the API for apps and the way to backends. */
+    resolveToken,
+    start: () => apps.startBackends(),
+    async close(): Promise<void> {
+      await backends.stopAll();
+      appFs?.close();
+    },
+  });
 }

@@ -12,7 +12,10 @@ import { ProblemError } from '../../core/problem-error.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { trustedKeys } from '../../core/signed-index.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import type { AppsArea } from '../apps/apps-area.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
+import type { AppsArea } from '../apps/apps.area.ts';
 import type { UserRow } from '../users/user.model.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { CatalogCopies, defaultMaxCatalogBytes } from './catalog-copies.ts';
@@ -153,5 +156,5 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
     projectCatalogs: deps.options?.projectCatalogs ?? defaultProjectCatalogs,
     allowHttp: mode === 'development',
   });
-  return { store, browse, copies, backupPart, handlers: storeHandlers(store, browse) };
+  return defineArea({ name: 'store', routes: [tableRoutes(api.store, storeHandlers(store, browse))], store, browse, copies, backupPart });
 }

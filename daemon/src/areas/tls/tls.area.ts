@@ -10,6 +10,9 @@ import { hostIdentity } from '../../host/host-identity.ts';
 import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
 import type { NewNotification } from '../notifications/notifications.service.ts';
 import type { HostIdentity } from '../../host/host-identity.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
 import { tlsHandlers } from './tls.routes.ts';
 import { TlsService, type PresentedCertificate } from './tls.service.ts';
 import { TlsStore } from './tls-store.ts';
@@ -78,14 +81,15 @@ export function createTlsArea(deps: TlsAreaDeps) {
   });
   // A box made its authority and certificate before listening: the first check can wait an interval.
   deps.scheduler.every(tlsMaintainTask, maintainIntervalMs, () => service.maintain(), { delayFirst: true });
-  return {
+  return defineArea({
+    name: 'tls',
+    routes: [tableRoutes(api.tls, tlsHandlers(service))],
     service,
     store,
     /** The tls part of a backup: the authority and the certificates in this folder. */
     backupPart: tlsBackupPart(store),
     /** Calls `listener` whenever the certificate the box presents changes. */
     onPresentedChanged: (listener: (presented: PresentedCertificate) => void) => presentedListeners.push(listener),
-    handlers: tlsHandlers(service),
     /** The daemon's server: HTTPS with the presented certificate, or plain HTTP. */
     async createServer(app: Express): Promise<Server> {
       // An authority already made is loaded at start over HTTP too: one of the old kind is replaced now, not at its first use.
@@ -99,5 +103,5 @@ export function createTlsArea(deps: TlsAreaDeps) {
       httpsServer = createHttpsServer(secureContextOf(service.presented()), app);
       return httpsServer;
     },
-  };
+  });
 }

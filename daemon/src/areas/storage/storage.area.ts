@@ -12,11 +12,16 @@ import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import path from 'node:path';
 import { copyTree } from '../../host/copy-tree.ts';
 import { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
 import { AlertsService } from './alerts.service.ts';
 import { runVersionRestore, type VersionRestoreParams } from './file-versions.jobs.ts';
+import { fileVersionsHandlers } from './file-versions.routes.ts';
 import { FileVersionsService, versionRestoreJob, type FileVersionsDeps, type VersionShare } from './file-versions.service.ts';
 import { runHomeMove, runHomeRelease } from './homes.jobs.ts';
 import { initHomeModels } from './homes.model.ts';
+import { homesHandlers } from './homes.routes.ts';
 import { homeMoveJob, homeReleaseJob, HomesService, type HomeShares } from './homes.service.ts';
 import { RestorePoints } from './restore-points.ts';
 import { DiskGuard } from './disk-guard.ts';
@@ -29,6 +34,7 @@ import { SnapshotsService } from './snapshots.service.ts';
 import { initStorageModels } from './storage.model.ts';
 import { storageAlertsTopic, storagePoolsTopic } from './storage-topics.ts';
 import { storageBackupPart } from './storage.backup.ts';
+import { storageHandlers } from './storage.routes.ts';
 
 /**
  * How storage touches the machine. `apply` runs ZFS changes for real: on a box always; in
@@ -151,9 +157,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
     deps.scheduler.every('storage.health', periodicMs, () => refresh());
   }
 
-  return {
-    /** Schedules and home settings (the storage part of a backup). */
-    backupPart: storageBackupPart({ db: deps.db }),
+  const parts = {
     zfs,
     pools,
     plans,
@@ -166,6 +170,17 @@ export function createStorageArea(deps: StorageAreaDeps) {
     restorePoints,
     refresh,
     disks: async (): Promise<{ disks: StorageDisk[] }> => ({ disks: await guard.list((p) => probe.smart(p)) }),
-    close: () => pools.close(),
   };
+  return defineArea({
+    name: 'storage',
+    routes: [
+      tableRoutes(api.storage, storageHandlers(parts)),
+      tableRoutes(api.homes, homesHandlers(homes)),
+      tableRoutes(api.fileVersions, fileVersionsHandlers(versions)),
+    ],
+    /** Schedules and home settings (the storage part of a backup). */
+    backupPart: storageBackupPart({ db: deps.db }),
+    ...parts,
+    close: () => pools.close(),
+  });
 }

@@ -2,6 +2,10 @@ import type { Sequelize } from 'sequelize';
 import type { Mode } from '../../config/config.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea } from '../area.ts';
+import { filesHandlers } from '../files/files.routes.ts';
 import { FilesService } from '../files/files.service.ts';
 import { FolderWatches } from '../files/folder-watch.ts';
 import { ListingCache } from '../files/listing-cache.ts';
@@ -9,6 +13,7 @@ import type { FolderSnapshot } from '../files/listing.ts';
 import { groupMembership } from './group-membership.ts';
 import { ShareAccessResolver } from './share-access.ts';
 import { initShareModels } from './share.model.ts';
+import { sharesHandlers } from './shares.routes.ts';
 import { SharesService, type ShareUser } from './shares.service.ts';
 import { sharesListTopic } from './shares-topic.ts';
 import type { ShareFsFor } from '../../host/share-fs/share-fs.ts';
@@ -64,5 +69,12 @@ export function createSharesArea(deps: SharesAreaDeps) {
   });
   topics.register(sharesListTopic(shares));
   topics.register(folderWatches);
-  return { shares, files, folderWatches, listings };
+  return defineArea({
+    name: 'shares',
+    routes: [tableRoutes(api.shares, sharesHandlers(shares)), tableRoutes(api.files, filesHandlers(files))],
+    shares,
+    files,
+    listings,
+    close: () => folderWatches.close(),
+  });
 }

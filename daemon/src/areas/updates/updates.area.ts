@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Router } from 'express';
 import { api } from '../../../../shared/src/api/index.ts';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
@@ -11,11 +10,12 @@ import { product } from '../../core/product.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { trustedKeys } from '../../core/signed-index.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { buildCommit } from '../../host/machine-info.ts';
 import { AptHost } from '../../host/updates/apt.ts';
 import { findSystemDatasets, SystemSnapshots } from '../../host/updates/system-snapshots.ts';
+import { defineArea } from '../area.ts';
 import type { SystemSettingRow } from '../system/system-settings.model.ts';
 import { UpdateChannelReader } from './channel.ts';
 import { dailyCheck } from './daily-check.ts';
@@ -120,10 +120,5 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
   const zone = () => deps.time.zone();
   deps.scheduler.every('updates.daily', checkEveryMs, dailyCheck({ updates, state, clock, logger, zone, delayMs }), { delayFirst: true });
 
-  return {
-    updates,
-    mount(router: Router, routeDeps: RouteDeps): void {
-      registerArea(router, api.updates, updatesHandlers(updates), routeDeps);
-    },
-  };
+  return defineArea({ name: 'updates', routes: [tableRoutes(api.updates, updatesHandlers(updates))], updates });
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Router } from 'express';
 import type { Sequelize } from 'sequelize';
 import { api } from '../../../../shared/src/api/index.ts';
 import { topicName, topics } from '../../../../shared/src/topics.ts';
@@ -11,15 +10,16 @@ import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
-import { registerArea, type RouteDeps } from '../../http/register-routes.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { NginxHost } from '../../host/nginx/nginx-host.ts';
 import { StreamFirewall } from '../../host/nftables/stream-firewall.ts';
+import { defineArea, type AreaStart } from '../area.ts';
 import type { SqliteSessionStore } from '../auth/session-store.ts';
 import { LoginThrottle } from '../auth/throttle.ts';
 import type { GroupsService } from '../users/groups.service.ts';
 import type { UsersService } from '../users/users.service.ts';
-import type { TlsArea } from '../tls/tls-area.ts';
+import type { TlsArea } from '../tls/tls.area.ts';
 import { boxLifetimeDays } from '../tls/tls.service.ts';
 import { ProxyAccess } from './proxy-access.ts';
 import { ProxyGrants } from './proxy-grants.ts';
@@ -148,7 +148,9 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     },
     { delayFirst: true },
   );
-  return {
+  return defineArea({
+    name: 'proxy',
+    routes: [tableRoutes(api.proxy, proxyHandlers(service, access, forwarderKey))],
     service,
     access,
     backupPart: proxyBackupPart({
@@ -158,15 +160,12 @@ export function createProxyArea(deps: ProxyAreaDeps) {
       ports: () => ({ ...ports, box: boxPort() }),
       apply: () => (run ? service.apply() : Promise.resolve()),
     }),
-    mount(router: Router, routeDeps: RouteDeps): void {
-      registerArea(router, api.proxy, proxyHandlers(service, access, forwarderKey), routeDeps);
-    },
-    /** Once the daemon listens: nginx serves what the database holds (a box, or ports given). */
-    async start(url: string): Promise<void> {
-      daemonUrl = url;
+    /** Once the daemon listens (after the server in the daemon's list): nginx serves what the database holds (a box, or ports given). */
+    async start(daemon: AreaStart): Promise<void> {
+      daemonUrl = daemon.url();
       if (!run) return;
       await service.apply().catch((err: unknown) => logger.error('the proxy did not start', { component: 'proxy', error: (err as Error).message }));
     },
     close: () => nginx.stop(),
-  };
+  });
 }

@@ -12,12 +12,16 @@ import { boxDeployment } from '../../host/file-services/box-deployment.ts';
 import { SshHostKeys } from '../../host/ssh-host-keys.ts';
 import { systemPool } from '../../host/installer/install-plan.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
+import { api } from '../../../../shared/src/api/index.ts';
+import { tableRoutes } from '../../http/area-routes.ts';
+import { defineArea, type Area } from '../area.ts';
 import { TotpCipher } from '../auth/totp-cipher.ts';
 import { permissionsBackupPart } from '../permissions/permissions.backup.ts';
 import { sharesBackupPart, sharesWithoutDataset, type BoxDatasets, type SharesBackup } from '../shares/shares.backup.ts';
 import { groupsBackupPart } from '../users/groups.backup.ts';
 import { usersBackupPart } from '../users/users.backup.ts';
 import type { BackupPart } from './backup-part.ts';
+import { backupHandlers } from './backup.routes.ts';
 import { BackupService } from './backup.service.ts';
 import { sshBackupPart } from './ssh.backup.ts';
 
@@ -40,8 +44,8 @@ export interface BackupAreaDeps {
   identity: { rightHolders(right: string): Promise<string[]> };
   /** File services re-apply Samba, SFTP and ACLs. */
   fileServicesChanged: () => void;
-  /** Parts the areas built themselves (storage, region, tls, apps, proxy, store): each knows its own rows and host effects. */
-  areaParts: readonly BackupPart[];
+  /** The other areas, whose contracts carry the parts they built themselves (storage, region, tls, apps, proxy, store, ...): each knows its own rows and host effects. */
+  areas: readonly Area[];
   /** Restoring users ends every session. */
   sessionStore: { endAll(): Promise<number> };
   /**
@@ -52,7 +56,7 @@ export interface BackupAreaDeps {
 }
 
 /** Builds the backup area: every area's backup part, and the service that writes, inspects and restores them. */
-export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService } {
+export function createBackupArea(deps: BackupAreaDeps) {
   const { db, logger } = deps;
   const box = deps.config.mode === 'box';
   const options: BackupAreaOptions = {
@@ -81,7 +85,7 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
       datasets: boxDatasets(new ZfsDriver(runner)),
     }),
     sshBackupPart(new SshHostKeys({ dir: options.sshDir, logger, runner }), async () => void (options.sshReload && (await runner.run(options.sshReload)))),
-    ...deps.areaParts,
+    ...deps.areas.flatMap((area) => (area.backupPart ? [area.backupPart] : [])),
   ]
     // Written, inspected and restored in the order of backupPartNames, whoever built them.
     .sort((a, b) => backupPartNames.indexOf(a.name) - backupPartNames.indexOf(b.name)) as BackupPart[];
@@ -95,7 +99,7 @@ export function createBackupArea(deps: BackupAreaDeps): { backup: BackupService 
     signOutEverybody: async () => void (await deps.sessionStore.endAll()),
     restart: deps.options.restart ?? (() => logger.warn('a restore asked for a restart, and nothing restarts this daemon', { component: 'backup' })),
   });
-  return { backup };
+  return defineArea({ name: 'backup', routes: [tableRoutes(api.backup, backupHandlers(backup))], backup });
 }
 
 /** This box's pools and datasets as zfs reports them (read on a box only: shares check them in box mode). */
