@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { hashPassword } from '../daemon/src/areas/users/passwords.ts';
+import { hashPassword } from '../daemon/src/areas/identity/users/passwords.ts';
 import { createLogger } from '../daemon/src/core/logger.ts';
 import { openDatabase } from '../daemon/src/db/database.ts';
 import { writeBackup } from '../shared/src/backup/backup-file.ts';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
-import type { SqliteSessionStore } from './areas/auth/session-store.ts';
+import type { SqliteSessionStore } from './areas/identity/auth/session-store.ts';
 import type { BackupAreaOptions } from './areas/backup/backup.area.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage.area.ts';

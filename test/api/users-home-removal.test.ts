@@ -5,7 +5,7 @@ import { createUser } from '../helpers/identity.ts';
 import { makeShare, removeTempFolders } from '../helpers/shares.ts';
 
 // Over HTTP in development mode: a home row whose dataset is on no pool (zfs probes run for real and find
-// nothing). Failures after the user went are covered in daemon/src/areas/users/users-home-removal.test.ts.
+// nothing). Failures after the user went are covered in daemon/src/areas/identity/users/users-home-removal.test.ts.
 describe('user deletion with a home: refusals before anything changes', () => {
   let box: TestDaemon;
   let admin: TestClient;

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { hashPassword } from '../../daemon/src/areas/users/passwords.ts';
+import { hashPassword } from '../../daemon/src/areas/identity/users/passwords.ts';
 import type { TestDaemon } from './daemon.ts';
 
 /**

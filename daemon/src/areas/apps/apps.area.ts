@@ -16,7 +16,7 @@ import { CommandRunner } from '../../host/command-runner.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
 import { defineArea } from '../area.ts';
-import type { AppGrantsStore } from '../permissions/app-grants.ts';
+import type { AppGrantsStore } from '../identity/permissions/app-grants.ts';
 import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 import type { ShareFs } from '../../host/share-fs/share-fs.ts';
 import { UserFsPool } from '../../host/share-fs/user-fs-pool.ts';

@@ -15,7 +15,7 @@ import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { CommandError } from '../../host/command-runner.ts';
-import { assertPasswordPolicy } from '../users/password-policy.ts';
+import { assertPasswordPolicy } from '../identity/users/password-policy.ts';
 import type { BackupPart } from './backup-part.ts';
 import { InspectedStore, type InspectedBackup } from './inspected-store.ts';
 

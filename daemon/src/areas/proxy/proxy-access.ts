@@ -3,9 +3,9 @@ import { proxyLimits, type ProxyTicket } from '../../../../shared/src/api/proxy.
 import type { Clock } from '../../core/clock.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { absoluteSessionMs } from '../auth/session-store.ts';
-import type { LoginThrottle } from '../auth/throttle.ts';
-import { verifyPassword } from '../users/passwords.ts';
+import { absoluteSessionMs } from '../identity/auth/session-store.ts';
+import type { LoginThrottle } from '../identity/auth/throttle.ts';
+import { verifyPassword } from '../identity/users/passwords.ts';
 import type { ProxyGrant, ProxyGrants } from './proxy-grants.ts';
 import type { StoredHost } from './proxy-records.ts';
 

@@ -2,7 +2,7 @@ import { proxyHostHeader, proxyKeyHeader } from '../../../../shared/src/api/prox
 import type { NginxPlan } from '../../host/nginx/nginx-config.ts';
 import type { NginxFile } from '../../host/nginx/nginx-host.ts';
 import { sessionCookieName } from '../../http/app.ts';
-import { deviceCookieName } from '../auth/device-cookie.ts';
+import { deviceCookieName } from '../identity/auth/device-cookie.ts';
 import { proxyCookie } from './proxy-access.ts';
 import type { ProxyState, StoredCertificate } from './proxy-records.ts';
 

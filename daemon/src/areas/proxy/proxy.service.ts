@@ -14,7 +14,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { renderNginxConfig } from '../../host/nginx/nginx-config.ts';
 import type { NginxHost } from '../../host/nginx/nginx-host.ts';
 import type { StreamFirewall } from '../../host/nftables/stream-firewall.ts';
-import { hashPassword } from '../users/passwords.ts';
+import { hashPassword } from '../identity/users/passwords.ts';
 import { checkCustomCertificate } from '../tls/custom-certificate.ts';
 import type { ProxyAccess } from './proxy-access.ts';
 import { checkTarget } from './proxy-check.ts';

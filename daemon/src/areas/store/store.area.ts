@@ -16,7 +16,7 @@ import { api } from '../../../../shared/src/api/index.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { defineArea } from '../area.ts';
 import type { AppsArea } from '../apps/apps.area.ts';
-import type { UserRow } from '../users/user.model.ts';
+import type { UserRow } from '../identity/users/user.model.ts';
 import type { NotificationsService } from '../notifications/notifications.service.ts';
 import { CatalogCopies, defaultMaxCatalogBytes } from './catalog-copies.ts';
 import { lastDueAt } from './daily-check.ts';
