@@ -21,6 +21,7 @@ import { SystemService } from './areas/system/system.service.ts';
 import { dropStaleSetupCode, FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
 import { createSystemArea } from './areas/system/system.area.ts';
+import { createNetworkArea } from './areas/network/network.area.ts';
 import { coreCatalogApps, createIdentity } from './areas/identity/identity.area.ts';
 import { initialAdminFile } from './areas/identity/users/initial-admin.ts';
 import { initUserModel } from './areas/identity/users/user.model.ts';
@@ -229,6 +230,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     zoneChanged: async (from, to) => storageArea?.schedules.zoneChanged(from, to),
     pools: () => storageArea?.pools.lastRead() ?? null,
   });
+  const network = await createNetworkArea({ mode: config.mode, dataDir: config.dataDir, clock, logger, topics, options: options.system?.network });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
   const storage = createStorageArea({
     db,
@@ -308,7 +310,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     identity,
     systemArea,
     tls,
-    systemArea.network,
+    network,
     sharesArea,
     fileServicesStep,
     { name: 'user-fs', close: () => userFs.close() },

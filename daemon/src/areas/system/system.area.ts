@@ -12,7 +12,7 @@ import { kernelName } from '../../host/block-names.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { readCounters } from '../../host/resource-counters.ts';
 import { TimeHost } from '../../host/time/time-host.ts';
-import { createNetworkArea, type NetworkAreaOptions } from '../network/network.area.ts';
+import type { NetworkAreaOptions } from '../network/network.area.ts';
 import { defineArea } from '../area.ts';
 import type { FirstRunSetup } from './first-run.ts';
 import { monitorTopic } from './monitor.topic.ts';
@@ -32,7 +32,7 @@ export interface SystemHostOptions {
   root?: string;
   /** Time between a power request's answer and the act (default 5 s). */
   powerDelayMs?: number;
-  /** Network seams: a root folder for networkd files and a namespace for `ip` (root system tests). */
+  /** Network seams (the network area's, given with the system's): a root folder for networkd files and a namespace for `ip` (root system tests). */
   network?: NetworkAreaOptions;
 }
 
@@ -105,8 +105,6 @@ export async function createSystemArea(deps: SystemAreaDeps) {
     logger,
   });
   deps.topics.register(monitorTopic(monitor));
-  // Network is an area of its own (in the daemon's list); it is built here so the composition root stays one line shorter.
-  const network = await createNetworkArea({ mode, dataDir: deps.dataDir, clock, logger, topics: deps.topics, options: deps.options?.network });
   return defineArea({
     name: 'system',
     routes: [
@@ -119,7 +117,6 @@ export async function createSystemArea(deps: SystemAreaDeps) {
     time,
     power,
     monitor,
-    network,
     async start(): Promise<void> {
       if (deps.prepareSetup) await deps.setup.prepare();
     },
