@@ -13,6 +13,7 @@ import { createDesktopArea } from './areas/desktop/desktop.area.ts';
 import { createNotificationsArea } from './areas/notifications/notifications.area.ts';
 import { notifyJobFailed } from './areas/notifications/job-failed.ts';
 import { createSharesArea } from './areas/shares/shares.area.ts';
+import { createFilesArea } from './areas/files/files.area.ts';
 import { createStorageArea, defaultStorageOptions } from './areas/storage/storage.area.ts';
 import { storageShareLinks } from './areas/storage/share-links.ts';
 import { createThumbnailsArea } from './areas/files/thumbnails/thumbnails.area.ts';
@@ -174,7 +175,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   });
   const { fsFor } = userFs;
   const sharesArea = createSharesArea({
-    fsFor,
     db,
     mode: config.mode,
     dataDir: config.dataDir,
@@ -182,9 +182,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     topics,
     listUsers: async () =>
       (await userRows.findAll({ order: [['username', 'ASC']] })).map((u) => ({ id: u.id, username: u.username, admin: u.admin, active: u.active })),
+    hostChanged: () => fileServices?.changed(),
+  });
+  const filesArea = createFilesArea({
+    shares: sharesArea.shares,
+    logger,
+    topics,
+    fsFor,
     // The hub does not count a topic's sockets yet: until it does, folder watches stay until close (bounded in number).
     listenerCount: (topic) => (topics as Partial<{ listenerCount(t: string): number }>).listenerCount?.(topic) ?? 1,
-    hostChanged: () => fileServices?.changed(),
   });
   // Samba, SFTP and ACLs on a box; in development mode what they would be goes to the log.
   fileServices = new FileServices({
@@ -209,7 +215,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     scheduler,
     shares: sharesArea.shares,
     forgetThumbnails: (shareId, rel) => thumbnailsArea.thumbnails.forget(shareId, rel),
-    folderChanged: (folder) => sharesArea.listings.invalidate(folder),
+    folderChanged: (folder) => filesArea.listings.invalidate(folder),
     entriesArrived: (shareId, paths) => void fileServices?.entriesArrived(shareId, paths),
   });
   const systemArea = await createSystemArea({
@@ -265,7 +271,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     backendOutput: (appId, level, line) => logs.appOutput(appId, level, line),
     share: async (shareId) => (await sharesArea.shares.datasets()).find((s) => s.id === shareId) ?? null,
     shareAccess: (principal, shareId) => sharesArea.shares.accessOf(principal, shareId),
-    listings: sharesArea.listings,
+    listings: filesArea.listings,
     aclsChanged: () => fileServices?.changed(),
     notifications,
     logs,
@@ -312,6 +318,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     tls,
     network,
     sharesArea,
+    filesArea,
     fileServicesStep,
     { name: 'user-fs', close: () => userFs.close() },
     storage,
