@@ -23,7 +23,7 @@ import { dropStaleSetupCode, FirstRunSetup } from './areas/system/first-run.ts';
 import { initSystemSettingModel } from './areas/system/system-settings.model.ts';
 import { createSystemArea } from './areas/system/system.area.ts';
 import { createNetworkArea } from './areas/network/network.area.ts';
-import { coreCatalogApps, createIdentity } from './areas/identity/identity.area.ts';
+import { coreCatalogApps, createIdentityArea } from './areas/identity/identity.area.ts';
 import { initialAdminFile } from './areas/identity/users/initial-admin.ts';
 import { initUserModel } from './areas/identity/users/user.model.ts';
 import { loadConfig } from './config/config.ts';
@@ -116,7 +116,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     logger,
     rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
   });
-  const identity = await createIdentity({
+  const identity = await createIdentityArea({
     db,
     clock,
     defaultLanguage: async () => (await system.region()).language,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { initSessionModel } from '../../daemon/src/areas/identity/auth/session.model.ts';
 import { SqliteSessionStore } from '../../daemon/src/areas/identity/auth/session-store.ts';
-import { createIdentity } from '../../daemon/src/areas/identity/identity.area.ts';
+import { createIdentityArea } from '../../daemon/src/areas/identity/identity.area.ts';
 import { initUserModel } from '../../daemon/src/areas/identity/users/user.model.ts';
 import { createLogger } from '../../daemon/src/core/logger.ts';
 import type { Principal } from '../../daemon/src/core/principal.ts';
@@ -30,7 +30,7 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
   let dir: string;
   let smbConf: string;
   let db: Sequelize;
-  let identity: Awaited<ReturnType<typeof createIdentity>>;
+  let identity: Awaited<ReturnType<typeof createIdentityArea>>;
   const actor: Principal = {
     id: -1,
     username: 'test-admin',
@@ -67,7 +67,7 @@ describe('system accounts (root, real useradd, PAM and Samba passdb)', function 
     const base = 29000 + Math.floor(Math.random() * 900);
     await db.query("UPDATE account_ids SET last = ? WHERE kind = 'uid'", { replacements: [base] });
     await db.query("UPDATE account_ids SET last = ? WHERE kind = 'gid'", { replacements: [base + 10000] });
-    identity = await createIdentity({
+    identity = await createIdentityArea({
       db,
       logger,
       userRows,

@@ -85,7 +85,7 @@ function lateHomes(homes: () => HomesOfUsers | null): UserHomes {
 export const coreCatalogApps = (): CatalogApp[] => coreApps.map((app) => ({ id: app.id, title: app.title.en }));
 
 /** Builds the identity areas (auth, users, groups, permissions) in dependency order. */
-export async function createIdentity(o: IdentityOptions) {
+export async function createIdentityArea(o: IdentityOptions) {
   const groupModels = initGroupModels(o.db);
   const grantModels = initGrantModels(o.db);
   const authModels = initAuthModels(o.db);

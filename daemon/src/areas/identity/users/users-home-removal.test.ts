@@ -16,7 +16,7 @@ import { SqliteSessionStore } from '../auth/session-store.ts';
 import { initSessionModel } from '../auth/session.model.ts';
 import { initHomeModels, type HomeModels } from '../../storage/homes.model.ts';
 import { HomesService, type HomeShares } from '../../storage/homes.service.ts';
-import { createIdentity } from '../identity.area.ts';
+import { createIdentityArea } from '../identity.area.ts';
 import { initUserModel } from './user.model.ts';
 
 /**
@@ -86,7 +86,7 @@ describe('user deletion with a home: checks first, a failed home step leaves a w
   let homeModels: HomeModels;
   let copyFails: boolean;
   let enqueueFails: boolean;
-  let identity: Awaited<ReturnType<typeof createIdentity>>;
+  let identity: Awaited<ReturnType<typeof createIdentityArea>>;
   let actor: Principal;
   let targetShareId: number;
   let targetFolder: string;
@@ -114,7 +114,7 @@ describe('user deletion with a home: checks first, a failed home step leaves a w
       },
     });
     const sessionStore = new SqliteSessionStore(initSessionModel(db), 60_000);
-    identity = await createIdentity({
+    identity = await createIdentityArea({
       db,
       logger,
       userRows: initUserModel(db),
