@@ -162,8 +162,6 @@ export function createAppsArea(deps: AppsAreaDeps) {
   deps.jobs.register(installJob, { run: (ctx: Parameters<typeof runInstall>[1]) => runInstall(jobDeps, ctx) });
   deps.jobs.register(rollbackJob, { run: (ctx: Parameters<typeof runRollback>[1]) => runRollback(jobDeps, ctx) });
   deps.jobs.register(uninstallJob, { run: (ctx: Parameters<typeof runUninstall>[1]) => runUninstall(jobDeps, ctx) });
-  deps.topics.register(appsAdminTopic(apps));
-  deps.topics.register(appsTopic(apps));
   const icons = new AppIcons({ models, volumes: volumes, mayUse: (principal, appId) => apps.mayUse(principal, appId) });
   // Also at start: packages kept before a restart are forgotten, so their folders go.
   deps.scheduler.every('apps.packages.sweep', packageSweepMs, () => store.sweep());
@@ -174,6 +172,7 @@ export function createAppsArea(deps: AppsAreaDeps) {
   const resolveToken = appTokenResolver(parts, deps.sessionAlive, deps.principals);
   return defineArea({
     name: 'apps',
+    topics: [appsAdminTopic(apps), appsTopic(apps)],
     routes: appsRoutes(parts, { resolveToken, notifications: deps.notifications, logs: deps.logs }),
     backupPart,
     ...parts,

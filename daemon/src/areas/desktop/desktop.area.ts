@@ -35,11 +35,16 @@ export async function createDesktopArea(deps: DesktopAreaDeps) {
     wallpaperVersion: (userId) => wallpaperStore.version(userId),
     installedApps: deps.installedApps,
   });
-  deps.topics.register(desktopTopic(desktop));
   const wallpaper = new DesktopWallpaper({
     store: wallpaperStore,
     appearance: { get: (userId) => desktop.appearance(userId), set: (userId, appearance) => desktop.setAppearance(userId, appearance) },
     logger: deps.logger,
   });
-  return defineArea({ name: 'desktop', routes: [tableRoutes(api.desktop, desktopHandlers(desktop, wallpaper))], desktop, wallpaper });
+  return defineArea({
+    name: 'desktop',
+    topics: [desktopTopic(desktop)],
+    routes: [tableRoutes(api.desktop, desktopHandlers(desktop, wallpaper))],
+    desktop,
+    wallpaper,
+  });
 }

@@ -99,7 +99,6 @@ export async function createIdentityArea(o: IdentityOptions) {
     allUserIds: async () => (await o.userRows.findAll({ attributes: ['id'] })).map((u) => u.id),
     logger: o.logger,
   });
-  o.topics.register(grantsTopic);
   // The key lives beside the database, not in it: a copy of cellar.sqlite alone reveals no TOTP secret.
   const totp = new TotpService({ db: o.db, models: authModels, logger: o.logger, cipher: TotpCipher.fromKeyFile(path.join(o.dataDir, 'totp-key')) });
   // Plain secrets of an older database are sealed here, at every start and idempotently (see sealPlainSecrets).
@@ -134,6 +133,7 @@ export async function createIdentityArea(o: IdentityOptions) {
   if (o.initialAdmin) await ensureInitialAdmin(o.db, users, o.dataDir, o.initialAdmin.password, o.logger);
   return defineArea({
     name: 'identity',
+    topics: [grantsTopic],
     routes: [
       tableRoutes(api.auth, authHandlers(auth)),
       tableRoutes(api.users, usersHandlers(users)),

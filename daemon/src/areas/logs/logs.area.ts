@@ -42,7 +42,6 @@ export async function createLogsArea(deps: LogsAreaDeps): Promise<LogsArea> {
   const logs = new LogsService({ store: deps.store, clock: deps.clock, archive, exportLimit: deps.options?.exportLimit });
   await logs.init();
   logs.publishTo(deps.topics);
-  deps.topics.register(logTailTopic(logs));
   deps.scheduler.every('logs.maintain', maintainIntervalMs, async () => void (await logs.maintain()));
   if (deps.mode === 'box') {
     const journal = new JournalIngest(new JournalReader(new CommandRunner(deps.logger, true)), deps.store);
@@ -50,6 +49,7 @@ export async function createLogsArea(deps: LogsAreaDeps): Promise<LogsArea> {
   }
   return {
     name: 'logs',
+    topics: [logTailTopic(logs)],
     routes: [tableRoutes(api.logs, logsHandlers(logs))],
     logs,
     archiveOn: (next) => {

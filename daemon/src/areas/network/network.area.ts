@@ -66,11 +66,11 @@ export async function createNetworkArea(deps: NetworkAreaDeps) {
     changed,
   });
   await service.init();
-  deps.topics.register(networkTopic(service));
   const poll = setInterval(changed, watchIntervalMs);
   poll.unref();
   return defineArea({
     name: 'network',
+    topics: [networkTopic(service)],
     routes: [tableRoutes(api.systemNetwork, networkHandlers(service))],
     service,
     close(): void {

@@ -29,7 +29,11 @@ export function createNotificationsArea(deps: NotificationsAreaDeps) {
     logger: deps.logger,
     publish: (userId, event) => deps.topics.publishToUser(userId, topicName.notifications, event.type, event.data),
   });
-  deps.topics.register(notificationsTopic(notifications));
   scheduleNotificationPrune(deps.scheduler, notifications);
-  return defineArea({ name: 'notifications', routes: [tableRoutes(api.notifications, notificationsHandlers(notifications))], notifications });
+  return defineArea({
+    name: 'notifications',
+    topics: [notificationsTopic(notifications)],
+    routes: [tableRoutes(api.notifications, notificationsHandlers(notifications))],
+    notifications,
+  });
 }

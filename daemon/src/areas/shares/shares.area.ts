@@ -44,9 +44,9 @@ export function createSharesArea(deps: SharesAreaDeps) {
         .catch((err: unknown) => logger.warn('topics not re-checked', { component: 'shares', error: err instanceof Error ? err.message : String(err) })),
     hostChanged: deps.hostChanged,
   });
-  topics.register(sharesListTopic(shares));
   return defineArea({
     name: 'shares',
+    topics: [sharesListTopic(shares)],
     routes: [tableRoutes(api.shares, sharesHandlers(shares))],
     shares,
   });

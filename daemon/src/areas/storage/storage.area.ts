@@ -145,8 +145,6 @@ export function createStorageArea(deps: StorageAreaDeps) {
     run: (ctx) => runVersionRestore({ versions, reader, shareById: deps.versionShares.shareById }, ctx),
   });
   const restorePoints = new RestorePoints({ zfs, snapshots, clock, logger, zone: deps.zone, shares: deps.restorePointShares });
-  deps.topics.register(storagePoolsTopic(pools));
-  deps.topics.register(storageAlertsTopic(alerts));
   // Background storage work (polling pools, scrubs, snapshots) only where storage is the daemon's
   // to manage: on a box, or when real storage is switched on. A development daemon answers the
   // storage API when asked but never probes or changes the host's ZFS on its own.
@@ -173,6 +171,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
   };
   return defineArea({
     name: 'storage',
+    topics: [storagePoolsTopic(pools), storageAlertsTopic(alerts)],
     routes: [
       tableRoutes(api.storage, storageHandlers(parts)),
       tableRoutes(api.homes, homesHandlers(homes)),

@@ -104,9 +104,9 @@ export async function createSystemArea(deps: SystemAreaDeps) {
     clock,
     logger,
   });
-  deps.topics.register(monitorTopic(monitor));
   return defineArea({
     name: 'system',
+    topics: [monitorTopic(monitor)],
     routes: [
       tableRoutes(api.system, systemHandlers(deps.system)),
       tableRoutes(api.firstRun, firstRunHandlers(deps.setup)),

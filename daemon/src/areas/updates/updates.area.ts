@@ -113,12 +113,11 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
   });
   deps.jobs.register(installJobKind, jobs.install);
   deps.jobs.register(restoreJobKind, jobs.restore);
-  deps.topics.register(updatesTopic(updates));
 
   // Each box waits its own part of the hour after the check time, so not every box asks the channel at once.
   const delayMs = o.checkDelayMs ?? Math.floor(Math.random() * hourMs);
   const zone = () => deps.time.zone();
   deps.scheduler.every('updates.daily', checkEveryMs, dailyCheck({ updates, state, clock, logger, zone, delayMs }), { delayFirst: true });
 
-  return defineArea({ name: 'updates', routes: [tableRoutes(api.updates, updatesHandlers(updates))], updates });
+  return defineArea({ name: 'updates', topics: [updatesTopic(updates)], routes: [tableRoutes(api.updates, updatesHandlers(updates))], updates });
 }

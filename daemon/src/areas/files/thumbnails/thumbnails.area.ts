@@ -51,11 +51,11 @@ export function createThumbnailsArea(deps: ThumbnailsAreaDeps) {
   const cache = new ThumbnailCache(path.join(deps.dataDir, 'thumbnails'));
   const shareFolder = async (principal: Principal, shareId: number, need: 'read') => (await shares.requireAccess(principal, shareId, need)).hostPath;
   const service = new ThumbnailsService({ shareFolder, rows, cache, publisher: deps.topics, logger, limits: deps.limits });
-  deps.topics.register(thumbnailsTopic({ shareFolder, mayRead: (p, id) => shares.mayRead(p, id) }));
   const shareRoots = async () => new Map((await shares.list(sweepPrincipal)).map((s) => [s.id, s.hostPath ?? '']));
   deps.scheduler.every(thumbnailSweepTask, sweepIntervalMs, (signal) => sweepThumbnails({ rows, cache, shareRoots, logger }, signal), { delayFirst: true });
   return defineArea({
     name: 'thumbnails',
+    topics: [thumbnailsTopic({ shareFolder, mayRead: (p, id) => shares.mayRead(p, id) })],
     routes: [tableRoutes(api.thumbnails, thumbnailsHandlers(service))],
     thumbnails: service,
     // Renders in flight publish and write rows: they finish while topics and db are still open (later in the daemon's close).
