@@ -131,14 +131,15 @@ export function createProxyArea(deps: ProxyAreaDeps) {
     // The cookie is refused anyway once its session is gone (each request asks); this only clears the row.
     access.sessionEnded(sid).catch((err: unknown) => logger.warn('proxy cookies of a session stay', { component: 'proxy', error: (err as Error).message }));
   });
-  deps.topics.register({
+  // Administrators' windows follow the settings.
+  const adminTopic: TopicProvider = {
     pattern: topics.proxy.pattern,
     subscribe: async (principal) => {
       if (!principal.admin) throw new ProblemError('auth.permission.denied');
       return service.settings();
     },
     mayRead: async (principal) => principal.admin,
-  });
+  };
   deps.scheduler.every(
     'proxy.maintain',
     maintainIntervalMs,
@@ -150,6 +151,7 @@ export function createProxyArea(deps: ProxyAreaDeps) {
   );
   return defineArea({
     name: 'proxy',
+    topics: [adminTopic],
     routes: [tableRoutes(api.proxy, proxyHandlers(service, access, forwarderKey))],
     service,
     access,

@@ -131,14 +131,15 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
         ctx,
       ),
   });
-  deps.topics.register({
+  // Administrators' windows follow the settings.
+  const adminTopic: TopicProvider = {
     pattern: topics.storeAdmin.pattern,
     subscribe: async (principal) => {
       if (!principal.admin) throw new ProblemError('auth.permission.denied');
       return store.state();
     },
     mayRead: async (principal) => principal.admin,
-  });
+  };
   let lastCheck: number | null = null;
   // Each minute: a check is owed when the last one ran before the most recent daily time (plus this box's delay).
   deps.scheduler.every('store.daily', dailyTickMs, async () => {
@@ -156,5 +157,5 @@ export async function createStoreArea(deps: StoreAreaDeps, links: StoreLinks) {
     projectCatalogs: deps.options?.projectCatalogs ?? defaultProjectCatalogs,
     allowHttp: mode === 'development',
   });
-  return defineArea({ name: 'store', routes: [tableRoutes(api.store, storeHandlers(store, browse))], store, browse, copies, backupPart });
+  return defineArea({ name: 'store', topics: [adminTopic], routes: [tableRoutes(api.store, storeHandlers(store, browse))], store, browse, copies, backupPart });
 }
