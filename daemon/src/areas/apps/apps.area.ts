@@ -7,7 +7,7 @@ import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal, PrincipalResolver } from '../../core/principal.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
-import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { AppAccounts, appAccountName } from '../../host/app-accounts.ts';
 import { backendConfinement, defaultBackendLimits, type BackendLimitValues } from '../../host/app-backends/backend-limits.ts';
 import { FolderAppVolumes } from '../../host/app-volumes/folder-app-volumes.ts';
@@ -43,7 +43,7 @@ export interface AppsAreaDeps {
   logger: Logger;
   scheduler: Pick<Scheduler, 'every'>;
   jobs: Pick<JobEngine, 'enqueue' | 'get' | 'register'>;
-  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  topics: TopicPublisher;
   /**
    * zfs: each app's files and data on the app pool as a dataset (where storage applies), else in
    * folders below the data directory; accounts: apps' system accounts are made for real.

@@ -5,7 +5,7 @@ import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { defineArea } from '../area.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
@@ -27,7 +27,7 @@ export interface NetworkAreaDeps {
   dataDir: string;
   clock: Clock;
   logger: Logger;
-  topics: TopicPublisher & { register(provider: TopicProvider): void; listenerCount(topic: string): number };
+  topics: TopicPublisher & { listenerCount(topic: string): number };
   options?: NetworkAreaOptions;
 }
 

@@ -46,7 +46,7 @@ export interface ProxyAreaDeps {
   clock: Clock;
   logger: Logger;
   scheduler: Pick<Scheduler, 'every'>;
-  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  topics: TopicPublisher;
   tls: TlsArea;
   /** Box sessions: a protected host's cookie lives as long as the session it came from. */
   sessionStore: Pick<SqliteSessionStore, 'isAlive' | 'ended'>;

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Mode } from '../../config/config.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { api } from '../../../../shared/src/api/index.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { defineArea } from '../area.ts';
@@ -17,7 +17,7 @@ export interface SharesAreaDeps {
   mode: Mode;
   dataDir: string;
   logger: Logger;
-  topics: TopicPublisher & { register(provider: TopicProvider): void; recheckAll(): Promise<void> };
+  topics: TopicPublisher & { recheckAll(): Promise<void> };
   listUsers(): Promise<ShareUser[]>;
   /** Called after every share or grant change (file services). */
   hostChanged?(): void;

@@ -5,7 +5,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
-import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { DiskProbe } from '../../host/disks/disk-probe.ts';
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
@@ -67,7 +67,7 @@ export interface StorageAreaDeps {
   clock: Clock;
   jobs: JobEngine;
   scheduler: Scheduler;
-  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  topics: TopicPublisher;
   shares: DatasetShares;
   /** Homes are shares too: registered, granted to their user, renamed and moved through this. */
   homeShares: HomeShares;

@@ -44,7 +44,7 @@ export interface StoreAreaDeps {
   logger: Logger;
   scheduler: Pick<Scheduler, 'every'>;
   jobs: Pick<JobEngine, 'enqueue' | 'get' | 'register'>;
-  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  topics: TopicPublisher;
   apps: AppsArea;
   notifications: Pick<NotificationsService, 'notify'>;
   /** The users' rows: automatic updates run as an administrator, and administrators hear of the others. */

@@ -5,7 +5,7 @@ import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { api } from '../../../../shared/src/api/index.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { kernelName } from '../../host/block-names.ts';
@@ -49,7 +49,7 @@ export interface SystemAreaDeps {
   settings: typeof SystemSettingRow;
   clock: Clock;
   logger: Logger;
-  topics: TopicPublisher & { register(provider: TopicProvider): void; listenerCount(topic: string): number };
+  topics: TopicPublisher & { listenerCount(topic: string): number };
   unfinishedJobs(): Promise<Job[]>;
   /** The zone changed: the storage area's schedules move with it. */
   zoneChanged(from: string, to: string): Promise<void>;

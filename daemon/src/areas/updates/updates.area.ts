@@ -9,7 +9,7 @@ import type { Logger } from '../../core/logger.ts';
 import { product } from '../../core/product.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { trustedKeys } from '../../core/signed-index.ts';
-import type { TopicProvider, TopicPublisher } from '../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { buildCommit } from '../../host/machine-info.ts';
@@ -54,7 +54,7 @@ export interface UpdatesAreaDeps {
   settings: typeof SystemSettingRow;
   clock: Clock;
   logger: Logger;
-  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  topics: TopicPublisher;
   jobs: { register<P, R>(kind: string, definition: JobKind<P, R>): void; enqueue<P>(kind: string, params: P, userId: number | null): Promise<Job> };
   scheduler: Scheduler;
   /** The box's time zone: the daily check follows it. */

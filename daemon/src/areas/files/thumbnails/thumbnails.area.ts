@@ -3,7 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import type { Scheduler } from '../../../core/scheduler.ts';
-import type { TopicProvider, TopicPublisher } from '../../../core/topics/topic-provider.ts';
+import type { TopicPublisher } from '../../../core/topics/topic-provider.ts';
 import { api } from '../../../../../shared/src/api/index.ts';
 import { tableRoutes } from '../../../http/area-routes.ts';
 import { defineArea } from '../../area.ts';
@@ -20,7 +20,7 @@ export interface ThumbnailsAreaDeps {
   db: Sequelize;
   dataDir: string;
   logger: Logger;
-  topics: TopicPublisher & { register(provider: TopicProvider): void };
+  topics: TopicPublisher;
   scheduler: Scheduler;
   shares: Pick<SharesService, 'requireAccess' | 'mayRead' | 'list'>;
   limits?: RenderLimits;
