@@ -61,9 +61,9 @@ describe('e2e: tables at phone size', function () {
     if (this.currentTest?.state === 'failed' && page && !page.isClosed()) await page.screenshot({ path: screenshotPath('phone-tables-failure') });
   });
 
-  const open = async (route: string, shot: string) => {
+  const open = async (route: string, shot: string, shown = '[role="dialog"][data-app] table') => {
     await page.goto(`${box.url}${route}`);
-    await page.locator('[role="dialog"][data-app] table').first().waitFor();
+    await page.locator(shown).first().waitFor();
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: screenshotPath(`phone-tables-${shot}`) });
   };
@@ -89,7 +89,7 @@ describe('e2e: tables at phone size', function () {
   });
 
   it('Permissions: a user’s rights with own, group and effective columns on the screen', async () => {
-    await open('/app/org.service.control-panel/permissions', 'permissions-empty');
+    await open('/app/org.service.control-panel/permissions', 'permissions-empty', '#permissions-subject');
     await page.locator('#permissions-subject').selectOption({ index: 1 });
     await page.locator('[role="dialog"][data-app] table').first().waitFor();
     await page.waitForLoadState('networkidle');
