@@ -1,10 +1,34 @@
 // ESLint flat config: JavaScript and TypeScript everywhere, Svelte components of the web desktop.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import svelteConfig from './web/svelte.config.js';
+
+// Every folder of web/src/apps is one app; what two apps share lives in web/src/lib (read from disk, so a new app is covered).
+const webApps = readdirSync(new URL('./web/src/apps/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** No app imports from another app's folder: the folder names are unique under web/src, so a path naming one is a crossing. */
+const noCrossAppImports = webApps.map((app) => ({
+  files: [`web/src/apps/${app}/**/*.{ts,svelte}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: webApps
+          .filter((other) => other !== app)
+          .map((other) => ({
+            regex: `(^|/)apps/${other}/|^(\\.\\./)+${other}/`,
+            message: `Apps do not import from each other: move what ${app} and ${other} share into web/src/lib.`,
+          })),
+      },
+    ],
+  },
+}));
 
 export default defineConfig(
   {
@@ -66,4 +90,5 @@ export default defineConfig(
       'svelte/prefer-svelte-reactivity': 'off',
     },
   },
+  ...noCrossAppImports,
 );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { BrowserContext, Page } from 'playwright-core';
 import en from '../../web/src/apps/control-panel/homes/i18n/en.json' with { type: 'json' };
-import { gbToBytes } from '../../web/src/apps/control-panel/homes/quota.ts';
+import { gbToBytes } from '../../web/src/lib/quota.ts';
 import { fill } from '../helpers/app-packages.ts';
 import { screenshotPath, signInThroughPage } from '../helpers/browser.ts';
 import { adminPassword } from '../helpers/daemon.ts';

@@ -1,7 +1,7 @@
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import { topicName } from '../../../../shared/src/topics.ts';
-import { api } from '../../lib/api.ts';
-import { live } from '../../lib/live.ts';
+import type { Job } from '../../../shared/src/api/jobs.ts';
+import { topicName } from '../../../shared/src/topics.ts';
+import { api } from './api.ts';
+import { live } from './live.ts';
 
 const finished = (job: Job) => job.state !== 'queued' && job.state !== 'running';
 
