@@ -74,6 +74,9 @@ describe('the installation medium in a virtual machine', function () {
   let target: string;
   /** The third disk, for the pool. */
   let dataDisk: string;
+  /** What the administrator's writes into the share answered, in the BIOS boot. */
+  const writes: (Run & { what: 'SMB put' | 'SFTP put' })[] = [];
+  const contents = { 'by-smb.txt': 'written over SMB\n', 'by-sftp.txt': 'written over SFTP\n' } as const;
   /** The installed box's SSH host key (its public half, read from the disk), for known_hosts. */
   let hostKey: string;
   let medium: Vm | undefined;
@@ -276,7 +279,7 @@ describe('the installation medium in a virtual machine', function () {
     await medium.waitExit(10 * minute);
   });
 
-  it('boots the installed disk by BIOS: HTTPS to the pinned root, sign-in, a pool on the third disk with a share written over SMB and SFTP, then restarts', async () => {
+  it('boots the installed disk by BIOS: HTTPS to the pinned root, sign-in, a pool on the third disk with a share reached over SMB and SFTP, then restarts', async () => {
     hostKey = onDisk('host-key', (mnt) => readFileSync(path.join(mnt, 'etc/ssh/ssh_host_ed25519_key.pub'), 'utf8'));
     await bootInstalled(
       'bios',
@@ -284,25 +287,21 @@ describe('the installation medium in a virtual machine', function () {
         const share = await makePoolAndShare(send, 'vdb', files.username);
         expect(share).to.include({ smbEnabled: true, sftpEnabled: true });
         expect(share.dataset).to.match(new RegExp(`^${poolName}/shares/`));
-        writeFileSync(path.join(work, 'by-smb.txt'), 'written over SMB\n');
-        writeFileSync(path.join(work, 'by-sftp.txt'), 'written over SFTP\n');
-        const put = await smbUntil(files, `put ${path.join(work, 'by-smb.txt')} by-smb.txt`);
-        log(`bios: SMB put: ${put.output.trim()}`);
-        const sent = sftp(files, hostKey, [
-          `put ${path.join(work, 'by-sftp.txt')} /${shareName}/by-sftp.txt`,
-          `get /${shareName}/by-smb.txt ${path.join(work, 'got-sftp.txt')}`,
-        ]);
-        expect(sent.code, sent.output).to.equal(0);
-        expect(readFileSync(path.join(work, 'got-sftp.txt'), 'utf8')).to.equal('written over SMB\n');
-        const got = smb(files, `get by-sftp.txt ${path.join(work, 'got-smb.txt')}`);
-        expect(got.code, got.output).to.equal(0);
-        expect(readFileSync(path.join(work, 'got-smb.txt'), 'utf8')).to.equal('written over SFTP\n');
+        // The administrator reaches the share over SMB, and signs in over SFTP to a host key known beforehand.
+        await smbUntil(files, 'ls');
+        const signedIn = sftp(files, hostKey, ['pwd']);
+        expect(signedIn.code, signedIn.output).to.equal(0);
+        // A file each way; whether it worked is asserted by the last test, so the restart and the reboot are checked either way.
+        writeFileSync(path.join(work, 'by-smb.txt'), contents['by-smb.txt']);
+        writeFileSync(path.join(work, 'by-sftp.txt'), contents['by-sftp.txt']);
+        writes.push({ what: 'SMB put', ...smb(files, `put ${path.join(work, 'by-smb.txt')} by-smb.txt`) });
+        writes.push({ what: 'SFTP put', ...sftp(files, hostKey, [`put ${path.join(work, 'by-sftp.txt')} /${shareName}/by-sftp.txt`]) });
       },
       'restart',
     );
   });
 
-  it('boots the installed disk again by UEFI: the pool imported at boot, the share listed, both files read over SMB', async () => {
+  it('boots the installed disk again by UEFI: the pool imported at boot, the share listed and reached over SMB, the files written before read back', async () => {
     await bootInstalled(
       'uefi',
       async (send, files) => {
@@ -310,10 +309,17 @@ describe('the installation medium in a virtual machine', function () {
         expect(pools.map((p) => p.name)).to.include(poolName);
         const shares = JSON.parse((await send('GET', '/api/shares')).body) as { name: string }[];
         expect(shares.map((s) => s.name)).to.include(shareName);
-        for (const name of ['by-smb.txt', 'by-sftp.txt']) {
-          const local = path.join(work, `after-reboot-${name}`);
-          await smbUntil(files, `get ${name} ${local}`);
-          expect(readFileSync(local, 'utf8')).to.equal(name === 'by-smb.txt' ? 'written over SMB\n' : 'written over SFTP\n');
+        await smbUntil(files, 'ls');
+        // Each file that was written before the restart, read back over the other protocol.
+        const written = writes.filter((w) => w.code === 0).map((w) => (w.what === 'SMB put' ? ('by-smb.txt' as const) : ('by-sftp.txt' as const)));
+        for (const name of written) {
+          const overSmb = path.join(work, `after-reboot-smb-${name}`);
+          const overSftp = path.join(work, `after-reboot-sftp-${name}`);
+          await smbUntil(files, `get ${name} ${overSmb}`);
+          expect(readFileSync(overSmb, 'utf8')).to.equal(contents[name]);
+          const got = sftp(files, hostKey, [`get /${shareName}/${name} ${overSftp}`]);
+          expect(got.code, got.output).to.equal(0);
+          expect(readFileSync(overSftp, 'utf8')).to.equal(contents[name]);
         }
       },
       'shutdown',
@@ -333,5 +339,10 @@ describe('the installation medium in a virtual machine', function () {
     );
     expect(status.state).to.equal('waiting');
     medium.kill();
+  });
+
+  it('wrote a file into the share over SMB and one over SFTP as the administrator (granted read and write)', () => {
+    expect(writes.map((w) => w.what)).to.deep.equal(['SMB put', 'SFTP put']);
+    for (const w of writes) expect(w.code, `${w.what}: ${w.output}`).to.equal(0);
   });
 });
