@@ -11,6 +11,7 @@ import { httpsClient, type HttpsAnswer } from '../helpers/https-client.ts';
 import { makePoolAndShare, poolName, sftp, shareName, smb, type FileClients, type Run } from './box-files.ts';
 import { currentMedium } from './medium-cache.ts';
 import { Vm } from './qemu.ts';
+import { installWithWizard } from './wizard-in-chromium.ts';
 
 /**
  * The whole way of a box, in QEMU (issue 28): the installation medium boots, the console's own
@@ -326,18 +327,32 @@ describe('the installation medium in a virtual machine', function () {
     );
   });
 
-  it('boots the medium by UEFI too: its installer answers over HTTPS', async () => {
+  it('boots the medium by UEFI too and installs onto an empty disk through the console’s wizard page in Chromium', async () => {
     const port = await freePort();
-    medium = new Vm({ name: 'medium-uefi', dir: work, firmware: 'uefi', disks: [], cdrom: iso, hostPort: port, guestPort });
+    const wizardTarget = path.join(work, 'wizard-target.raw');
+    sh(['truncate', '-s', '10G', wizardTarget]);
+    medium = new Vm({ name: 'medium-uefi', dir: work, firmware: 'uefi', disks: [wizardTarget], cdrom: iso, hostPort: port, guestPort });
     saved.push(medium.serialLog);
+    const origin = `https://127.0.0.1:${port}`;
     const installer = new InstallerClient();
     const status = await until(
       'the installer by UEFI',
       20 * minute,
-      async () => (await installer.call(`https://127.0.0.1:${port}`, { boxId: 'vm-medium', operation: 'status' })) as InstallerStatus,
+      async () => (await installer.call(origin, { boxId: 'vm-medium', operation: 'status' })) as InstallerStatus,
       medium,
     );
     expect(status.state).to.equal('waiting');
+    const kept = await installWithWizard({
+      origin,
+      serialLog: medium.serialLog,
+      storeFile: path.join(work, 'console-boxes.json'),
+      disk: 'vda',
+      boxName: 'Wizard VM Box',
+      username: 'owner',
+      password,
+      log,
+    });
+    expect(kept.url).to.equal(origin);
     medium.kill();
   });
 
