@@ -24,7 +24,12 @@ describe('installed system files', () => {
     const linux = grubConfig(input)
       .split('\n')
       .find((line) => line.trim().startsWith('linux '));
-    expect(linux?.trim().split(/\s+/).filter((word) => word.startsWith('console='))).to.deep.equal(['console=ttyS0,115200', 'console=tty0']);
+    expect(
+      linux
+        ?.trim()
+        .split(/\s+/)
+        .filter((word) => word.startsWith('console=')),
+    ).to.deep.equal(['console=ttyS0,115200', 'console=tty0']);
   });
 
   it('writes the tested network, or DHCP on every card', () => {
