@@ -45,6 +45,8 @@ export async function installWithWizard(w: WizardInstall): Promise<KnownBox> {
   const store = new BoxStore(w.storeFile);
   const discovery = new Discovery({ browser: { start: (onUp) => (onUp(announcement), () => {}) }, known: () => store.list() });
   const service = new ConsoleService({ store, discovery });
+  // As the console's main process does at its start (console/src/main/app.ts).
+  discovery.start();
   const pages = await serveConsolePages();
   const browser = await launchChromium();
   try {
