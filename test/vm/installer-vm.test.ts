@@ -363,6 +363,7 @@ describe('the installation medium in a virtual machine', function () {
 
   it('wrote a file into the share over SMB and one over SFTP as the administrator (granted read and write)', () => {
     expect(writes.map((w) => w.what)).to.deep.equal(['SMB put', 'SFTP put']);
-    for (const w of writes) expect(w.code, `${w.what}: ${w.output}`).to.equal(0);
+    // Both answers at once: what each protocol said.
+    expect(writes.filter((w) => w.code !== 0).map((w) => `${w.what}: ${w.output.trim()}`)).to.deep.equal([]);
   });
 });
