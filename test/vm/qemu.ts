@@ -17,6 +17,8 @@ export interface VmOptions {
   /** The loopback port forwarded to the guest's daemon port. */
   hostPort: number;
   guestPort: number;
+  /** Further loopback ports forwarded to guest ports (SMB, SSH). */
+  forwards?: { hostPort: number; guestPort: number }[];
   memoryMiB?: number;
 }
 
@@ -33,7 +35,8 @@ export class Vm {
   private stderr = '';
 
   constructor(readonly options: VmOptions) {
-    const { name, dir, firmware, disks, cdrom, hostPort, guestPort } = options;
+    const { name, dir, firmware, disks, cdrom, hostPort, guestPort, forwards = [] } = options;
+    const hostfwd = [{ hostPort, guestPort }, ...forwards].map((f) => `,hostfwd=tcp:127.0.0.1:${f.hostPort}-:${f.guestPort}`).join('');
     this.serialLog = path.join(dir, `serial-${name}.log`);
     const args = [
       '-accel',
@@ -48,7 +51,7 @@ export class Vm {
       '-serial',
       `file:${this.serialLog}`,
       '-netdev',
-      `user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:${hostPort}-:${guestPort}`,
+      `user,id=net0,restrict=on${hostfwd}`,
       '-device',
       'virtio-net-pci,netdev=net0',
     ];

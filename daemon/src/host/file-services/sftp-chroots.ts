@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../core/logger.ts';
 import type { CommandRunner } from '../command-runner.ts';
@@ -44,12 +44,16 @@ export class SftpChroots {
       await this.runner.run(['umount', '--lazy', target]);
       this.mounted.delete(target);
     }
+    // chmod after mkdir: the service's UMask=0027 would leave 0750, which the user cannot list after the chroot.
     await mkdir(this.base, { recursive: true, mode: 0o755 });
+    await chmod(this.base, 0o755);
     const stillMounted = new Set(await this.currentMounts());
     for (const { username, target, source } of wanted) {
       if (stillMounted.has(target)) continue;
       await mkdir(path.posix.join(this.base, username), { mode: 0o755 }).catch(ignoreExists);
+      await chmod(path.posix.join(this.base, username), 0o755);
       await mkdir(target, { mode: 0o755 }).catch(ignoreExists);
+      await chmod(target, 0o755);
       await this.runner.run(['mount', '--bind', source, target]);
       this.mounted.set(target, source);
     }

@@ -20,6 +20,18 @@ describe('installed system files', () => {
     expect(grubConfig({ ...input, fileSystem: 'zfs' })).to.contain('root=ZFS=cellar-system');
   });
 
+  it('starts the kernel with the serial console beside the screen, the screen last so it stays /dev/console', () => {
+    const linux = grubConfig(input)
+      .split('\n')
+      .find((line) => line.trim().startsWith('linux '));
+    expect(
+      linux
+        ?.trim()
+        .split(/\s+/)
+        .filter((word) => word.startsWith('console=')),
+    ).to.deep.equal(['console=ttyS0,115200', 'console=tty0']);
+  });
+
   it('writes the tested network, or DHCP on every card', () => {
     expect(networkFile(null)).to.contain('Name=en* eth*').and.contain('DHCP=yes');
     const file = networkFile({ interface: 'eth0', method: 'static', address: '192.0.2.5/24', gateway: '192.0.2.1', nameservers: ['192.0.2.53'] });

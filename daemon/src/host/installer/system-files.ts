@@ -38,6 +38,8 @@ export function fstab(input: SystemFilesInput): string {
 /**
  * A fixed grub.cfg instead of grub-mkconfig, which would need the image's own grub and kernel
  * scripts to run inside it: Debian's /vmlinuz and /initrd.img links always name the current kernel.
+ * The kernel and systemd write to the first serial port too, so a box without a screen (or a
+ * virtual machine) can be followed there; tty0 comes last and so stays /dev/console, the screen.
  */
 export function grubConfig(input: SystemFilesInput): string {
   const root = input.fileSystem === 'ext4' ? `root=UUID=${input.systemUuid}` : `root=ZFS=${systemPool}`;
@@ -51,7 +53,7 @@ export function grubConfig(input: SystemFilesInput): string {
     '  insmod part_gpt',
     `  insmod ${input.fileSystem === 'ext4' ? 'ext2' : 'zfs'}`,
     `  ${search}`,
-    `  linux /vmlinuz ${root} ro quiet`,
+    `  linux /vmlinuz ${root} ro quiet console=ttyS0,115200 console=tty0`,
     '  initrd /initrd.img',
     '}',
     '',
