@@ -7,8 +7,9 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const eslint = new ESLint({ cwd: root });
 
 async function crossings(code: string, filePath: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` });
-  return result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+  const results = await eslint.lintText(code, { filePath: `${root}${filePath}` });
+  expect(results).to.have.length(1);
+  return results[0]!.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
 }
 
 describe('no import from one web app into another', () => {
