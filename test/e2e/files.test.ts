@@ -162,7 +162,10 @@ describe('e2e: the Files app', function () {
     // A cancelled upload stops and leaves nothing behind, not even its hidden temporary file.
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
     const before = readdirSync(folder).sort();
-    await page.getByTestId('upload-input').setInputFiles({ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: body });
+    // Large enough (96 s at this rate) that the whole body never arrives before the click, even on a busy machine:
+    // a body complete at the daemon is a stored file, and the cancel after it comes too late to undo it.
+    const slowBody = Buffer.alloc(24 * 1024 * 1024, 7);
+    await page.getByTestId('upload-input').setInputFiles({ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: slowBody });
     await page.waitForFunction(
       () => Number(document.querySelector('[role="progressbar"][aria-label="Upload of slow.bin"]')?.getAttribute('aria-valuenow')) > 0,
     );
