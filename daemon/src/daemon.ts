@@ -37,7 +37,8 @@ import { userFsFor } from './host/share-fs/user-fs-pool.ts';
 import { boxDeployment } from './host/file-services/box-deployment.ts';
 import { FileServices } from './host/file-services/file-services.ts';
 import { fileServicesState } from './host/file-services/state-source.ts';
-import { trashFolderName, uploadTempPrefix } from './areas/files/safe-path.ts';
+import { uploadTempPrefix } from './areas/files/safe-path.ts';
+import { trashFolderName } from './areas/shares/share-layout.ts';
 import { specialRights } from '../../shared/src/api/permissions.ts';
 import { systemClock } from './core/clock.ts';
 import { JobEngine } from './core/jobs/job-engine.ts';
@@ -160,7 +161,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       for (const admin of await userRows.findAll({ where: { admin: true, active: true } })) await notifications.notify(admin.id, notification);
     },
   }));
-  const installer = await createInstallerArea({ config, logger, clock, options: options.installer });
+  const installer = await createInstallerArea({ config, logger, clock, createDaemon, options: options.installer });
   // The archive lives on a pool, and pools come with the storage area built further down.
   const logsArea = await createLogsArea({ mode: config.mode, store: logStore, clock, logger, scheduler, topics, options: options.logs });
   const { logs } = logsArea;

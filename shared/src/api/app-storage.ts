@@ -1,9 +1,16 @@
 import Joi from 'joi';
-import type { AppStorageMapping } from './apps.ts';
 import { id, pathErrors } from './common.ts';
 import { defineRoute } from './route.ts';
 
 /** Storage mappings: an administrator gives an app's storage request an existing folder of a share. */
+
+/** The folder mapped to one storage request of an app. */
+export interface AppStorageMapping {
+  shareId: number;
+  /** A folder of the share, relative to its root (`''` is the share itself). */
+  path: string;
+  access: 'read' | 'readWrite';
+}
 
 export type AppStorageMappingRequest = AppStorageMapping;
 
@@ -11,7 +18,7 @@ const storageIdParam = Joi.string().pattern(/^[a-z][a-z0-9-]{0,39}$/, 'storage i
 
 /**
  * The routes, given the schemas of apps.ts (which spreads them into its table): built by a function
- * so that the two modules do not import each other's values.
+ * so that imports run one way, apps.ts -> app-storage.ts.
  */
 export function appStorageRoutes<Details>(appId: Joi.StringSchema, appDetailsSchema: Joi.ObjectSchema<Details>) {
   const params = Joi.object<{ appId: string; storageId: string }, true>({ appId: appId.required(), storageId: storageIdParam.required() });

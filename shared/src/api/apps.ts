@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { appIdPattern, appManifestSchema, appPermissions, type AppManifest, type AppPermission, type StorageRequest } from './app-manifest.ts';
 import { appPackageRoutes } from './app-packages.ts';
-import { appStorageRoutes } from './app-storage.ts';
+import { appStorageRoutes, type AppStorageMapping } from './app-storage.ts';
 import { hostToolErrors, id, isoTime, quotaBytes } from './common.ts';
 import { jobSchema } from './jobs.ts';
 import { defineRoute } from './route.ts';
@@ -11,13 +11,6 @@ export type AppState = 'enabled' | 'disabled';
 export type AppLogLevel = 'info' | 'debug';
 /** automatic installs updates, notify only tells administrators, none ignores them; null follows the box's setting. */
 export type AppUpdatePolicy = 'automatic' | 'notify' | 'none' | null;
-
-export interface AppStorageMapping {
-  shareId: number;
-  /** A folder of the share, relative to its root (`''` is the share itself). */
-  path: string;
-  access: 'read' | 'readWrite';
-}
 
 export interface AppStorage extends StorageRequest {
   mapping: AppStorageMapping | null;

@@ -5,9 +5,8 @@ import path from 'node:path';
 import type { LinkTarget } from '../../../../shared/src/api/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { lstat } from '../../host/nofollow-fs.ts';
+import { trashFolderName } from '../shares/share-layout.ts';
 
-/** The share's recycle bin: never listed, never reachable through the file API. */
-export const trashFolderName = '.cellar-trash';
 /** Uploads in progress live under this prefix until their body is complete. */
 export const uploadTempPrefix = '.cellar-upload-';
 

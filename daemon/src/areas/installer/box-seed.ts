@@ -1,9 +1,21 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import type { InstallRequest } from '../../../../shared/src/api/installer.ts';
 import type { UserSummary } from '../../../../shared/src/api/users.ts';
+import type { Config } from '../../config/config.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { setupCodeFile } from '../system/first-run.ts';
 import path from 'node:path';
+
+/**
+ * The composition root's createDaemon as seedBox uses it: daemon.ts hands itself down, so this
+ * area never imports the file that builds it.
+ */
+export type DaemonFactory = (options: {
+  config: Partial<Config>;
+  env: NodeJS.ProcessEnv;
+  firstRunSetup: boolean;
+  announceSetupCode: (line: string) => void;
+}) => Promise<{ start(): Promise<void>; url(): string; close(): Promise<void> }>;
 
 /**
  * Creates the installed box's daemon data the way its owner would: a daemon on the target's data
@@ -12,9 +24,7 @@ import path from 'node:path';
  * made by exactly the code that makes them on a box from the package. Answers the administrator
  * as the database has it (its uid), for the system account the installer makes in the target.
  */
-export async function seedBox(dataDir: string, request: InstallRequest): Promise<UserSummary> {
-  // Loaded here: the composition root builds this area, so a static import would be a cycle.
-  const { createDaemon } = await import('../../daemon.ts');
+export async function seedBox(createDaemon: DaemonFactory, dataDir: string, request: InstallRequest): Promise<UserSummary> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const daemon = await createDaemon({
     config: { mode: 'development', host: '127.0.0.1', port: 0, dataDir, webDir: null, logToConsole: false, logLevel: 'warn', adminPassword: null },

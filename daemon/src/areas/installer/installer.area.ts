@@ -22,13 +22,13 @@ import { ChrootRunner, writeTargetOwner } from '../../host/installer/target-acco
 import { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { DiskGuard } from '../storage/disk-guard.ts';
 import { makeBoxAuthority } from './box-authority.ts';
-import { seedBox } from './box-seed.ts';
+import { seedBox, type DaemonFactory } from './box-seed.ts';
 import { InstallerClaim } from './claim.ts';
 import { readInstallId } from './install-id.ts';
 import { mdnsServiceTypes, mdnsTxt } from '../../../../shared/src/mdns.ts';
 import { installedHandlers, installerHandlers } from './installer.routes.ts';
 import { InstallerService } from './installer.service.ts';
-import { openOnMedium } from './medium-gate.ts';
+import { openOnMedium } from '../../http/medium-gate.ts';
 import { makeMediumKey } from './medium-key.ts';
 import { screenText } from './screen.ts';
 
@@ -59,6 +59,8 @@ export interface InstallerAreaDeps {
   config: Readonly<Config>;
   logger: Logger;
   clock: Clock;
+  /** Builds the daemon that seeds an installed box's data (daemon.ts passes its own createDaemon). */
+  createDaemon: DaemonFactory;
   options?: InstallerAreaOptions;
 }
 
@@ -95,7 +97,7 @@ export async function createInstallerArea(deps: InstallerAreaDeps) {
         network: new NetworkTester({ runner, clock, logger, registryUrl: o.registryUrl ?? 'http://deb.debian.org/debian/dists/bookworm/InRelease' }),
         image: config.installerImage,
         targetDir: path.join(config.dataDir, 'target'),
-        seedBox,
+        seedBox: (dataDir, request) => seedBox(deps.createDaemon, dataDir, request),
         makeAuthority: (dataDir, hostname) => makeBoxAuthority(dataDir, hostname, clock.now()),
         writeOwner: (root, owner) => writeTargetOwner(new ChrootRunner(logger, runner.apply, root), owner),
         reboot: typeof o.reboot === 'function' ? o.reboot : systemReboot(o.reboot ?? medium),

@@ -1,7 +1,7 @@
 import { realpath, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { ProblemError } from '../../core/problem-error.ts';
-import { trashFolderName } from '../files/safe-path.ts';
+import { trashFolderName } from './share-layout.ts';
 
 /** True when one of two real paths is the other or lies inside it. */
 export function overlaps(a: string, b: string): boolean {

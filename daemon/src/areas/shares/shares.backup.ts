@@ -6,7 +6,7 @@ import type { Mode } from '../../config/config.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup/backup-part.ts';
 import { checkRows, idsOf, readRows, replaceRows, syncRows, type Row } from '../backup/table-rows.ts';
-import { shareRootOf } from '../storage/dataset-layout.ts';
+import { shareRootOf } from './share-layout.ts';
 import { isSystemFolder, overlaps } from './host-folder.ts';
 
 export interface SharesBackup {

@@ -6,7 +6,7 @@ import { copyInto } from '../files/operations/copy-entry.ts';
 import { ensureFolders } from '../files/operations/tree.ts';
 import { asSpaceProblem } from '../files/space.ts';
 import { parseRelPath, resolveInShare } from '../files/safe-path.ts';
-import { mountpointOf, shareRootOf } from './dataset-layout.ts';
+import { mountpointOf, shareRootOf } from '../shares/share-layout.ts';
 import { entryState, versionName, type FileVersionsService, type VersionShare } from './file-versions.service.ts';
 import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 

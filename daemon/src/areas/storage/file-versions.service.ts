@@ -9,7 +9,7 @@ import { numberProp } from '../../host/zfs/zfs-get.ts';
 import type { SnapshotReader } from '../../host/zfs/snapshot-reader.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { isReservedName, parseRelPath, resolveInShare } from '../files/safe-path.ts';
-import { mountpointOf, shareRootOf } from './dataset-layout.ts';
+import { mountpointOf, shareRootOf } from '../shares/share-layout.ts';
 
 export const versionRestoreJob = 'files.versions.restore';
 

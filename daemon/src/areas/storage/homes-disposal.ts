@@ -3,7 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import type { Job } from '../../../../shared/src/api/jobs.ts';
 import type { HomeDisposal } from '../../../../shared/src/api/users.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import { shareRootOf } from './dataset-layout.ts';
+import { shareRootOf } from '../shares/share-layout.ts';
 import type { HomeRow } from './homes.model.ts';
 import { effectiveQuota } from './home-quota.ts';
 import type { HomesDeps, HomesService } from './homes.service.ts';

@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { removeTree } from '../../host/nofollow-fs.ts';
-import { trashFolderName } from '../files/safe-path.ts';
+import { trashFolderName } from '../shares/share-layout.ts';
 import { effectiveQuota } from './home-quota.ts';
 import type { HomeShares, HomesService } from './homes.service.ts';
-import { shareRootOf } from './dataset-layout.ts';
+import { shareRootOf } from '../shares/share-layout.ts';
 import type { HomeModels } from './homes.model.ts';
 
 export interface HomeJobsDeps {

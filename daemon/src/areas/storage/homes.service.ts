@@ -5,7 +5,7 @@ import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
-import { makeShareTree } from './dataset-layout.ts';
+import { makeShareTree } from '../shares/share-layout.ts';
 import { HomeDisposals } from './homes-disposal.ts';
 import { effectiveQuota, refquota } from './home-quota.ts';
 import type { HomeModels, HomeRow, HomeSettingsRow } from './homes.model.ts';

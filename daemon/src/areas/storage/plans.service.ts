@@ -4,7 +4,7 @@ import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { leafNames } from '../../host/zfs/zpool-status.ts';
 import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
-import { makeShareTree } from './dataset-layout.ts';
+import { makeShareTree } from '../shares/share-layout.ts';
 import { memberRefusal, type DiskGuard } from './disk-guard.ts';
 import {
   diskReplacePlan,

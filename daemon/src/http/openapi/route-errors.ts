@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../../../shared/src/api/route.ts';
 import { errorCatalog, problemType, type ErrorCode } from '../../../../shared/src/errors/index.ts';
-import { openOnMedium } from '../../areas/installer/medium-gate.ts';
+import { openOnMedium } from '../medium-gate.ts';
 import { isRaw } from '../register-routes.ts';
 
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -8,7 +8,7 @@ import { chmod, lstat, mkdir, readdir, removeTree, rename, rmdir } from '../../.
 import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
 import { typeOf } from '../file-entry.ts';
 import { errno, lstatOrNull, treeBytes, type TreeContext } from '../operations/tree.ts';
-import { trashFolderName } from '../safe-path.ts';
+import { trashFolderName } from '../../shares/share-layout.ts';
 import type { TrashRow } from './trash.model.ts';
 
 export interface Deleter {

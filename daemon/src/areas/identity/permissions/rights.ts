@@ -3,6 +3,7 @@ import { specialRights, type EffectiveRights, type UserGrants } from '../../../.
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { GroupModels } from '../users/group.model.ts';
 import type { UserRow } from '../users/user.model.ts';
+import type { UserRights } from '../users/user-rights.ts';
 import type { GrantModels } from './grant.model.ts';
 
 export interface RightsDeps {
@@ -25,7 +26,7 @@ SELECT u.id FROM users u WHERE u.active = 1 AND (u.admin = 1 OR EXISTS (
  * Values reach SQLite only as bound parameters: Sequelize writes replacements into the SQL text,
  * where a NUL ends the statement.
  */
-export class Rights {
+export class Rights implements UserRights {
   constructor(private readonly deps: RightsDeps) {}
 
   async own(user: UserRow, transaction?: Transaction): Promise<string[]> {

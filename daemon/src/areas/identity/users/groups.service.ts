@@ -3,17 +3,17 @@ import type { GroupSummary, GroupUpdate, NewGroup } from '../../../../../shared/
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';
-import type { Rights } from '../permissions/rights.ts';
 import { nextAccountId } from './account-ids.ts';
 import type { GroupModels, GroupRow } from './group.model.ts';
 import { onHost, reservedNames, syncProtocolGroups, type IdentityEvents } from './host-effects.ts';
 import type { UserRow } from './user.model.ts';
+import type { UserRights } from './user-rights.ts';
 
 export interface GroupsDeps {
   db: Sequelize;
   users: typeof UserRow;
   groups: GroupModels;
-  rights: Rights;
+  rights: UserRights;
   accounts: SystemAccounts;
   events: IdentityEvents;
   logger: Logger;

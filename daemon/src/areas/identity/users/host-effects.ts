@@ -3,7 +3,7 @@ import { specialRights } from '../../../../../shared/src/api/permissions.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { protocolGroups, type SystemAccounts } from '../../../host/accounts.ts';
 import { CommandError } from '../../../host/command-runner.ts';
-import type { Rights } from '../permissions/rights.ts';
+import type { UserRights } from './user-rights.ts';
 
 /**
  * Runs host commands inside a database transaction: a failed command becomes
@@ -20,7 +20,7 @@ export async function onHost(effects: () => Promise<void>): Promise<void> {
 }
 
 /** Sets the members of the SMB and SFTP groups to the users who hold those rights after the change. */
-export async function syncProtocolGroups(accounts: SystemAccounts, rights: Rights, transaction: Transaction): Promise<void> {
+export async function syncProtocolGroups(accounts: SystemAccounts, rights: Pick<UserRights, 'holders'>, transaction: Transaction): Promise<void> {
   await accounts.setGroupMembers(protocolGroups.smb, await rights.holders(specialRights.smb, transaction));
   await accounts.setGroupMembers(protocolGroups.sftp, await rights.holders(specialRights.sftp, transaction));
 }

@@ -5,7 +5,6 @@ import type { AccountSecrets, HostSecret } from '../../../host/account-secrets.t
 import type { SystemAccounts } from '../../../host/accounts.ts';
 import type { BackupPart } from '../../backup/backup-part.ts';
 import { checkRows, readRows, replaceRows, syncRows, type Row } from '../../backup/table-rows.ts';
-import type { TotpCipher } from '../auth/totp-cipher.ts';
 import { assertRestorableName, uidRange } from './restorable-names.ts';
 
 export interface UsersBackup {
@@ -19,9 +18,15 @@ export interface UsersBackup {
   host: HostSecret[];
 }
 
+/** Opens and seals TOTP secrets (the auth area's TotpCipher): the file carries them open, the database sealed. */
+export interface SecretSeal {
+  seal(userId: number, secret: string): string;
+  open(userId: number, stored: string): string | null;
+}
+
 export interface UsersBackupDeps {
   db: Sequelize;
-  cipher: TotpCipher;
+  cipher: SecretSeal;
   secrets: AccountSecrets;
   /** Host accounts a restored name must not take over. */
   accounts: Pick<SystemAccounts, 'userId'>;

@@ -6,13 +6,13 @@ import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';
-import type { Rights } from '../permissions/rights.ts';
 import { nextAccountId } from './account-ids.ts';
 import type { GroupModels } from './group.model.ts';
 import { onHost, reservedNames, syncProtocolGroups, type IdentityEvents } from './host-effects.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 import type { UserRow } from './user.model.ts';
+import type { UserRights } from './user-rights.ts';
 
 /** The storage area's homes as users need them; absent, homes stay unavailable (keep only). */
 export interface UserHomes {
@@ -38,7 +38,7 @@ export interface UsersDeps {
   db: Sequelize;
   users: typeof UserRow;
   groups: GroupModels;
-  rights: Rights;
+  rights: UserRights;
   accounts: SystemAccounts;
   sessions: { endUserSessions(userId: number, exceptSid?: string): Promise<number> };
   totp: { enabled(userId: number): Promise<boolean>; enabledUserIds(): Promise<Set<number>> };

@@ -1,6 +1,9 @@
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
+/** The share's recycle bin: never listed, never reachable through the file API or the host folder check. */
+export const trashFolderName = '.cellar-trash';
+
 /**
  * A dataset share's files live in this folder of its dataset, not in the mount point itself: the
  * share's recycle bin (beside the share root, see the files area's binRoot) then lands on the same
