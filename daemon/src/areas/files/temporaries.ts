@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../../core/logger.ts';
 import { at, lstat, removeTree, withDir } from '../../host/nofollow-fs.ts';
-import { treeBytes } from './operations/tree.ts';
+import { treeBytes } from './tree.ts';
 import { isOwnTemporary, uploadTempPrefix } from './safe-path.ts';
 import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 

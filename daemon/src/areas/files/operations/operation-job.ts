@@ -9,9 +9,9 @@ import type { ShareFsFor } from '../../../host/share-fs/share-fs.ts';
 import { assertExists, assertFollowable, isInside, resolveInShare, type ResolvedPath } from '../safe-path.ts';
 import { asSpaceProblem } from '../space.ts';
 import { moveIntoBin, type BinDeps } from '../trash/trash-bin.ts';
-import { copyInto } from './copy-entry.ts';
-import { moveInto } from './move-entry.ts';
-import { lstatOrNull, treeBytes, type TreeContext } from './tree.ts';
+import { copyInto } from '../copy-entry.ts';
+import { moveInto } from '../move-entry.ts';
+import { lstatOrNull, treeBytes, type TreeContext } from '../tree.ts';
 
 export const operationJobKind = 'files.operation';
 

@@ -7,7 +7,7 @@ import { ProblemError } from '../../../core/problem-error.ts';
 import { chmod, lstat, mkdir, readdir, removeTree, rename, rmdir } from '../../../host/nofollow-fs.ts';
 import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
 import { typeOf } from '../file-entry.ts';
-import { errno, lstatOrNull, treeBytes, type TreeContext } from '../operations/tree.ts';
+import { errno, lstatOrNull, treeBytes, type TreeContext } from '../tree.ts';
 import { trashFolderName } from '../../shares/share-layout.ts';
 import type { TrashRow } from './trash.model.ts';
 

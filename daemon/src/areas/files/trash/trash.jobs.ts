@@ -4,8 +4,8 @@ import type { OnConflict } from '../../../../../shared/src/api/file-operations.t
 import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
-import { moveInto } from '../operations/move-entry.ts';
-import { ensureFolders, lstatOrNull, type TreeContext } from '../operations/tree.ts';
+import { moveInto } from '../move-entry.ts';
+import { ensureFolders, lstatOrNull, type TreeContext } from '../tree.ts';
 import { resolveInShare } from '../safe-path.ts';
 import { destroyItem, readyShareBin, storedPath } from './trash-bin.ts';
 import type { TrashRow } from './trash.model.ts';

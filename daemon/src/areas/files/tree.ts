@@ -1,10 +1,10 @@
 import type { Stats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
-import { ProblemError } from '../../../core/problem-error.ts';
-import type { ShareFs } from '../../../host/share-fs/share-fs.ts';
-import { assertFollowable, isInside, isReservedName, resolveInShare, temporaryName } from '../safe-path.ts';
+import type { SkipReason } from '../../../../shared/src/api/file-operations.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { ShareFs } from '../../host/share-fs/share-fs.ts';
+import { assertFollowable, isInside, isReservedName, resolveInShare, temporaryName } from './safe-path.ts';
 
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;

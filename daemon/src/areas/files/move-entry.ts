@@ -1,8 +1,8 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { SkipReason } from '../../../../../shared/src/api/file-operations.ts';
-import { ProblemError } from '../../../core/problem-error.ts';
-import type { ShareFs } from '../../../host/share-fs/share-fs.ts';
+import type { SkipReason } from '../../../../shared/src/api/file-operations.ts';
+import { ProblemError } from '../../core/problem-error.ts';
+import type { ShareFs } from '../../host/share-fs/share-fs.ts';
 import { assertSameKind, placeCopy, placeFile, placeFolder, type CopyOptions } from './copy-entry.ts';
 import { errno, freeName, lstatOrNull, treeBytes, userChildren } from './tree.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freeName, linkLeadsInside, treeBytes } from './tree.ts';
-import { daemonFs } from '../../../host/share-fs/daemon-fs.ts';
+import { daemonFs } from '../../host/share-fs/daemon-fs.ts';
 
 describe('file operation trees', () => {
   let dir: string;
