@@ -14,7 +14,8 @@ const layers = ['core', 'config', 'db', 'host', 'http', 'areas'] as const;
 /**
  * Imports between area folders that still close a circle, all of them the backup's collector and
  * its parts (the backup folder imports the parts, the parts import its BackupPart and table-rows,
- * and area.ts takes BackupPart from it). They go when the areas hand their parts over through their
+ * and area.ts takes BackupPart from it). The two to identity and shares go when those areas hand
+ * their parts over through their contract, the one from area.ts when BackupPart moves beside the
  * contract; the check fails on any other circle, and on an entry here that no longer closes one:
  * the list only shrinks, to empty.
  */
