@@ -49,7 +49,7 @@ export class BackupService {
     for (const part of this.deps.parts) parts[part.name] = await part.export();
     const createdAt = isoAt(this.deps.clock);
     const file = await writeBackup({ createdAt, box: { name: hostname(), version: this.deps.version }, parts }, password);
-    this.deps.logger.info('configuration backup created', { component: 'backup', parts: Object.keys(parts), bytes: file.length });
+    this.deps.logger.info('configuration backup created', { logCode: 'backup.created', component: 'backup', parts: Object.keys(parts), bytes: file.length });
     return { file, fileName: `${hostname()}-${createdAt.slice(0, 10)}.cellarbackup` };
   }
 
@@ -109,7 +109,7 @@ export class BackupService {
       }
     });
     this.inspected.discard(backupId);
-    this.deps.logger.info('configuration restored', { component: 'backup', backupId, parts: chosen.map((p) => p.name) });
+    this.deps.logger.info('configuration restored', { logCode: 'backup.restored', component: 'backup', backupId, parts: chosen.map((p) => p.name) });
     // The rows are in: a failed host effect is reported, and the restart and sign-out still follow.
     const hostFailed: BackupPartName[] = [];
     for (const part of chosen) {
@@ -135,7 +135,7 @@ export class BackupService {
   }
 
   restart(): void {
-    this.deps.logger.info('restarting after a restore', { component: 'backup' });
+    this.deps.logger.info('restarting after a restore', { logCode: 'backup.restarting', component: 'backup' });
     this.deps.restart();
   }
 }

@@ -256,7 +256,13 @@ export class StoreService {
     try {
       const copy = await this.deps.copies.fetch({ key, url: row.url, branch: branchOf(settings.channel), signed: row.builtIn }, signal);
       await row.update({ state: 'ok', lastError: null, lastFetchAt: at, verifiedAt: at, commitId: copy.commit, branch: copy.branch });
-      this.deps.logger.info('store catalog fetched', { component: 'store', key, commit: copy.commit, apps: copy.index.apps.length });
+      this.deps.logger.info('store catalog fetched', {
+        logCode: 'store.catalogFetched',
+        component: 'store',
+        key,
+        commit: copy.commit,
+        apps: copy.index.apps.length,
+      });
     } catch (err) {
       const problem = err instanceof ProblemError ? err : new ProblemError('store.fetch.failed', { reason: 'error' }, { cause: err });
       await row.update({ state: 'failed', lastFetchAt: at, lastError: JSON.stringify({ code: problem.code, detail: problem.message, at }) });

@@ -88,7 +88,7 @@ export class FirstRunSetup {
     }
     if (!this.matches(body.code)) {
       this.wrong += 1;
-      this.deps.logger.warn('wrong first-run setup code', { component: 'system', attempts: this.wrong });
+      this.deps.logger.warn('wrong first-run setup code', { logCode: 'system.firstRunWrongCode', component: 'system', attempts: this.wrong });
       if (this.wrong >= maxWrongCodes) this.forget();
       throw new ProblemError('setup.code.invalid');
     }
@@ -116,7 +116,7 @@ export class FirstRunSetup {
     this.forget();
     await this.deps.system.setRegion({ language: body.language, region: body.region });
     await this.deps.system.setBoxName(body.boxName);
-    this.deps.logger.info('first-run setup done', { component: 'system', username: user.username });
+    this.deps.logger.info('first-run setup done', { logCode: 'system.firstRunDone', component: 'system', username: user.username });
     return { username: user.username };
   }
 

@@ -70,7 +70,7 @@ export class DeviceCertificates {
       const revoked = settings.revoked ?? [];
       if (revoked.some((r) => r.serial === serial)) return;
       this.deps.store.writeSettings({ ...settings, revoked: [...revoked, { serial, revokedAt: new Date(this.deps.clock.now()).toISOString() }] });
-      this.deps.logger.info('issued certificate revoked', { component: 'tls', id, serial });
+      this.deps.logger.info('issued certificate revoked', { logCode: 'tls.deviceRevoked', component: 'tls', id, serial });
     });
   }
 

@@ -131,7 +131,7 @@ export class TlsService {
     const chain = checkCustomCertificate(request.certificate, request.privateKey, this.deps.clock.now());
     const chainPem = chain.map((c) => c.toString()).join('');
     this.deps.store.writeCustom({ certificatePem: chainPem, privateKeyPem: request.privateKey });
-    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...loggedFacts(chainPem) });
+    this.deps.logger.info('custom certificate uploaded', { logCode: 'tls.customUploaded', component: 'tls', ...loggedFacts(chainPem) });
     this.deps.presentedChanged(this.presented());
     return this.settings();
   }
@@ -140,7 +140,7 @@ export class TlsService {
     await this.ready();
     if (this.deps.store.readCustom()) {
       this.deps.store.removeCustom();
-      this.deps.logger.info('custom certificate removed', { component: 'tls' });
+      this.deps.logger.info('custom certificate removed', { logCode: 'tls.customRemoved', component: 'tls' });
       this.deps.presentedChanged(this.presented());
     }
     return this.settings();

@@ -109,7 +109,7 @@ export function updateJobs(deps: UpdateJobsDeps): { install: JobKind<InstallJobP
         if (params.distribution) await deps.apt.upgrade(params.only, signal);
         ctx.progress(3, 4, 'steps');
       } catch (err) {
-        deps.logger.error('update failed', { component: 'updates', step, error: message(err) });
+        deps.logger.error('update failed', { logCode: 'updates.failed', component: 'updates', step, error: message(err) });
         let returned = false;
         if (snapshot && step !== 'snapshot') {
           try {

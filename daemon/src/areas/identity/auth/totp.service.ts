@@ -107,7 +107,7 @@ export class TotpService {
         { transaction },
       );
     });
-    this.deps.logger.info('TOTP turned on', { component: 'auth', userId });
+    this.deps.logger.info('TOTP turned on', { logCode: 'auth.totpOn', component: 'auth', userId });
     return { codes };
   }
 
@@ -142,7 +142,7 @@ export class TotpService {
       { usedAt: new Date().toISOString() },
       { where: { userId, codeHash: hashRecoveryCode(userId, code), usedAt: null } },
     );
-    if (changed > 0) this.deps.logger.info('recovery code used', { component: 'auth', userId });
+    if (changed > 0) this.deps.logger.info('recovery code used', { logCode: 'auth.recoveryCodeUsed', component: 'auth', userId });
     return changed > 0;
   }
 
@@ -155,6 +155,6 @@ export class TotpService {
       await this.deps.models.totp.destroy({ where: { userId }, transaction });
       await this.deps.models.recoveryCodes.destroy({ where: { userId }, transaction });
     });
-    this.deps.logger.info('TOTP turned off', { component: 'auth', userId });
+    this.deps.logger.info('TOTP turned off', { logCode: 'auth.totpOff', component: 'auth', userId });
   }
 }

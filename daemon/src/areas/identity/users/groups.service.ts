@@ -102,7 +102,7 @@ export class GroupsService {
       });
       return row;
     });
-    this.deps.logger.info('group created', { component: 'users', groupId: group.id, name: group.name, gid: group.gid });
+    this.deps.logger.info('group created', { logCode: 'groups.created', component: 'users', groupId: group.id, name: group.name, gid: group.gid });
     return this.summary(group);
   }
 
@@ -153,7 +153,7 @@ export class GroupsService {
         await syncProtocolGroups(this.deps.accounts, this.deps.rights, transaction);
       });
     });
-    this.deps.logger.info('group deleted', { component: 'users', groupId, name: group.name, gid: group.gid });
+    this.deps.logger.info('group deleted', { logCode: 'groups.deleted', component: 'users', groupId, name: group.name, gid: group.gid });
     this.deps.events.rightsChanged(formerMembers);
   }
 }

@@ -172,7 +172,7 @@ export class UsersService {
       });
       return row;
     });
-    this.deps.logger.info('user created', { component: 'users', userId: user.id, username: user.username, uid: user.uid });
+    this.deps.logger.info('user created', { logCode: 'users.created', component: 'users', userId: user.id, username: user.username, uid: user.uid });
     // A new user may hold rights and share access at once (through the groups every user is in).
     this.deps.events.rightsChanged([user.id]);
     await this.deps.homes?.created({ id: user.id, username: user.username, uid: user.uid }).catch((err: unknown) => {
@@ -222,7 +222,7 @@ export class UsersService {
     });
     if (before.active && !user.active) {
       const ended = await this.deps.sessions.endUserSessions(userId);
-      this.deps.logger.info('user deactivated', { component: 'users', userId, sessionsEnded: ended });
+      this.deps.logger.info('user deactivated', { logCode: 'users.deactivated', component: 'users', userId, username: user.username, sessionsEnded: ended });
     }
     this.deps.events.rightsChanged([userId]);
     return this.summary(user);
@@ -252,7 +252,7 @@ export class UsersService {
       // userdel also takes the account out of every group, the SMB and SFTP ones included.
       await onHost(() => this.deps.accounts.deleteUser(user.username));
     });
-    this.deps.logger.info('user deleted', { component: 'users', userId, username: user.username, uid: user.uid });
+    this.deps.logger.info('user deleted', { logCode: 'users.deleted', component: 'users', userId, username: user.username, uid: user.uid });
     try {
       await this.deps.deleted?.(userId);
     } catch (err) {
@@ -298,6 +298,6 @@ export class UsersService {
       await onHost(() => this.deps.accounts.setPassword(user.username, password));
     });
     const ended = await this.deps.sessions.endUserSessions(userId, exceptSessionId);
-    this.deps.logger.info('password set', { component: 'users', userId, sessionsEnded: ended });
+    this.deps.logger.info('password set', { logCode: 'users.passwordSet', component: 'users', userId, username: user.username, sessionsEnded: ended });
   }
 }
