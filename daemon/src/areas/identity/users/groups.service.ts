@@ -55,6 +55,8 @@ export class GroupsService {
       name: group.name,
       gid: group.gid,
       description: group.description,
+      // Built-in groups cannot be changed, so their stored English description is always the default their name stands for.
+      descriptionCode: group.builtIn ? group.name : null,
       builtIn: group.builtIn,
       members: users.map((u) => ({ id: u.id, username: u.username })),
     };
