@@ -163,6 +163,7 @@ export async function runInstall(deps: AppJobsDeps, ctx: JobContext<InstallParam
     if (!existing && ctx.params.access === 'everybody') await deps.grants.grantEverybody(appRight(appId));
     ctx.progress(steps, steps, 'steps');
     deps.logger.info(existing ? 'app updated' : 'app installed', {
+      logCode: existing ? 'apps.updated' : 'apps.installed',
       component: 'apps',
       appId,
       version: manifest.version,

@@ -77,7 +77,12 @@ export class BackupService {
       summary: { backupId, createdAt: content.createdAt, box: content.box, parts: summaries, sharesWithoutDataset, expiresAt },
       parts: checked,
     }));
-    this.deps.logger.info('configuration backup inspected', { component: 'backup', backupId: kept.summary.backupId, parts: [...checked.keys()] });
+    this.deps.logger.info('configuration backup inspected', {
+      logCode: 'backup.inspected',
+      component: 'backup',
+      backupId: kept.summary.backupId,
+      parts: [...checked.keys()],
+    });
     return kept.summary;
   }
 
@@ -119,7 +124,7 @@ export class BackupService {
           err instanceof CommandError
             ? { command: err.argv.join(' '), exitCode: err.result.exitCode }
             : { error: err instanceof Error ? err.message : String(err) };
-        this.deps.logger.error('restored part not applied on the host', { component: 'backup', part: part.name, ...command });
+        this.deps.logger.error('restored part not applied on the host', { logCode: 'backup.partNotApplied', component: 'backup', part: part.name, ...command });
       });
     }
     const signedOut = names.includes('users');

@@ -82,7 +82,13 @@ export class SnapshotSchedules {
     }));
     for (const doomed of snapshotsToPrune(candidates, kind, keep, now)) {
       const r = await this.deps.snapshots.destroy(`${dataset}@${doomed}`);
-      if (r.exitCode !== 0) this.deps.logger.warn('snapshot not pruned', { component: 'storage', snapshot: `${dataset}@${doomed}`, error: r.stderr.trim() });
+      if (r.exitCode !== 0)
+        this.deps.logger.warn('snapshot not pruned', {
+          logCode: 'storage.snapshotNotPruned',
+          component: 'storage',
+          snapshot: `${dataset}@${doomed}`,
+          error: r.stderr.trim(),
+        });
       else this.deps.logger.info('snapshot pruned', { logCode: 'storage.snapshotPruned', component: 'storage', snapshot: `${dataset}@${doomed}` });
     }
   }

@@ -159,6 +159,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
   }
   if (arrived.length > 0) deps.arrived(target.shareId, arrived);
   deps.logger.info(p.op === 'copy' ? 'files copied' : 'files moved', {
+    logCode: p.op === 'copy' ? 'files.copied' : 'files.moved',
     component: 'files',
     jobId: job.jobId,
     entries: sources.length,

@@ -89,7 +89,7 @@ export class TotpService {
     // Loaded on enrolment only, which is rare, rather than with every daemon start.
     const { default: QRCode } = await import('qrcode');
     const qrCode = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
-    this.deps.logger.info('TOTP enrolment started', { component: 'auth', userId });
+    this.deps.logger.info('TOTP enrolment started', { logCode: 'auth.totpEnrolmentStarted', component: 'auth', userId });
     return { secret, uri, qrCode };
   }
 
