@@ -68,7 +68,13 @@ export class RestorePoints {
     }));
     for (const name of restorePointsToPrune(candidates, now)) {
       const r = await this.deps.snapshots.destroy(`${dataset}@${name}`);
-      if (r.exitCode !== 0) this.deps.logger.warn('restore point not pruned', { component: 'storage', snapshot: `${dataset}@${name}`, error: r.stderr.trim() });
+      if (r.exitCode !== 0)
+        this.deps.logger.warn('restore point not pruned', {
+          logCode: 'storage.restorePointNotPruned',
+          component: 'storage',
+          snapshot: `${dataset}@${name}`,
+          error: r.stderr.trim(),
+        });
     }
   }
 }

@@ -63,7 +63,7 @@ export class FirstRunSetup {
     (this.deps.announce ?? ((line) => process.stdout.write(line)))(
       `\nCellar: this box has no administrator yet. Open its web page and enter the setup code ${shown}\n(also in ${file}; valid for one hour, a restart of the service makes a new one)\n\n`,
     );
-    this.deps.logger.info('first-run setup code made', { component: 'system', file });
+    this.deps.logger.info('first-run setup code made', { logCode: 'system.firstRunCodeMade', component: 'system', file });
   }
 
   /** Whether the first page must ask for the code. */

@@ -116,7 +116,12 @@ export function updateJobs(deps: UpdateJobsDeps): { install: JobKind<InstallJobP
             await snapshots.rollback(snapshot, []);
             returned = true;
           } catch (rollbackErr) {
-            deps.logger.error('could not return to the snapshot', { component: 'updates', snapshot, error: message(rollbackErr) });
+            deps.logger.error('could not return to the snapshot', {
+              logCode: 'updates.rollbackFailed',
+              component: 'updates',
+              snapshot,
+              error: message(rollbackErr),
+            });
           }
         }
         await finished(entry, { state: returned ? 'restored' : 'failed', returned, distributionPackages: count, error: `${step}: ${message(err)}` });

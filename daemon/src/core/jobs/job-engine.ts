@@ -140,7 +140,7 @@ export class JobEngine {
   /** Removes jobs finished more than 7 days ago; answers how many. */
   async prune(): Promise<number> {
     const removed = await this.store.prune(this.clock.now() - retentionMs);
-    if (removed > 0) this.deps.logger.info('finished jobs removed after 7 days', { component: 'jobs', removed });
+    if (removed > 0) this.deps.logger.info('finished jobs removed after 7 days', { logCode: 'jobs.pruned', component: 'jobs', removed });
     return removed;
   }
 
@@ -173,7 +173,12 @@ export class JobEngine {
     const ended = run
       .execute(registered.kind)
       .catch((err: unknown) => {
-        this.deps.logger.error('job bookkeeping failed', { component: 'jobs', jobId: job.id, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.error('job bookkeeping failed', {
+          logCode: 'jobs.bookkeepingFailed',
+          component: 'jobs',
+          jobId: job.id,
+          error: err instanceof Error ? err.message : String(err),
+        });
       })
       .finally(() => {
         this.running.delete(job.id);

@@ -176,7 +176,12 @@ export class UsersService {
     // A new user may hold rights and share access at once (through the groups every user is in).
     this.deps.events.rightsChanged([user.id]);
     await this.deps.homes?.created({ id: user.id, username: user.username, uid: user.uid }).catch((err: unknown) => {
-      this.deps.logger.warn('home not created', { component: 'users', userId: user.id, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('home not created', {
+        logCode: 'users.homeNotCreated',
+        component: 'users',
+        userId: user.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
     });
     return this.summary(user);
   }
@@ -257,7 +262,12 @@ export class UsersService {
       await this.deps.deleted?.(userId);
     } catch (err) {
       // The user is gone all the same; what another area kept for them is only logged.
-      this.deps.logger.warn('cleanup after user deletion failed', { component: 'users', userId, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('cleanup after user deletion failed', {
+        logCode: 'users.cleanupFailed',
+        component: 'users',
+        userId,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
     // The sessions went with the user row (cascade); the re-check closes their sockets.
     this.deps.events.rightsChanged([userId]);
