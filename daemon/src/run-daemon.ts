@@ -55,7 +55,7 @@ export async function runDaemon(options: Omit<DaemonOptions, 'restart'> = {}): P
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    daemon.logger.info('stopping', { component: 'daemon', signal });
+    daemon.logger.info('stopping', { logCode: 'daemon.stopping', component: 'daemon', signal });
     daemon.close().then(
       () => process.exit(0),
       () => process.exit(1),

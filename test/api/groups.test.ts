@@ -17,7 +17,7 @@ describe('groups: administration rules', () => {
   it('lists the built-in group users first, with every user as member', async () => {
     await admin.api.groups.create({ body: { name: 'aardvarks' } });
     const list = await admin.api.groups.list();
-    expect(list[0]).to.include({ name: 'users', builtIn: true, gid: 100 });
+    expect(list[0]).to.include({ name: 'users', builtIn: true, gid: 100, description: 'Every user of the box', descriptionCode: 'users' });
     const users = await admin.api.users.list();
     expect(list[0]!.members.map((m) => m.id).sort()).to.deep.equal(users.map((u) => u.id).sort());
     expect(list[1]!.name).to.equal('aardvarks');
@@ -27,7 +27,7 @@ describe('groups: administration rules', () => {
     const u = await createUser(admin);
     const g = await admin.api.groups.create({ body: { name: uniqueName('team'), description: 'A team', memberIds: [u.id] } });
     expect(g.gid).to.be.within(30000, 39999);
-    expect(g).to.include({ description: 'A team', builtIn: false });
+    expect(g).to.include({ description: 'A team', descriptionCode: null, builtIn: false });
     expect(g.members).to.deep.equal([{ id: u.id, username: u.username }]);
     expect((await admin.api.users.list()).find((x) => x.id === u.id)?.groupIds).to.deep.equal([g.id]);
     await admin.api.groups.remove({ params: { groupId: g.id } });

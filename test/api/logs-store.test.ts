@@ -78,7 +78,7 @@ describe('logs: archive, retention, size limit and export', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as LogEntry);
       expect(lines.map((e) => e.message)).to.deep.equal(['new 4', 'new 3', 'new 2', 'new 1', 'new 0', 'old 4', 'old 3', 'old 2', 'old 1', 'old 0']);
-      expect(lines[0]).to.have.all.keys('id', 'time', 'level', 'source', 'message', 'fields', 'requestId', 'userId');
+      expect(lines[0]).to.have.all.keys('id', 'time', 'level', 'source', 'message', 'fields', 'requestId', 'userId', 'code', 'params');
     });
 
     it('exports text lines', async () => {

@@ -180,6 +180,26 @@ describe('logs: search, app batches, sources, live tail', () => {
     expect(messages(page.items)).to.include('sign-in refused');
   });
 
+  describe('message codes', () => {
+    it('answers a daemon entry with its code and params, never a secret among them', async () => {
+      const page = await list({ search: 'signed in carol' });
+      const signedIn = page.items.find((e) => e.code === 'auth.signedIn');
+      expect(signedIn?.params).to.deep.equal({ username: 'carol', how: 'password' });
+      expect(signedIn?.message).to.equal('signed in');
+      box.daemon.logger.info('test coded entry', { logCode: 'test.coded', component: 'test', share: 'Family', password: 'hunter2', nested: { a: 1 } });
+      const coded = (await list({ search: 'coded entry' })).items[0];
+      expect(coded).to.include({ code: 'test.coded', message: 'test coded entry' });
+      expect(coded?.params).to.deep.equal({ share: 'Family' });
+      expect(coded?.fields).to.deep.equal({ component: 'test', share: 'Family', password: '[redacted]', nested: { a: 1 } });
+    });
+
+    it('answers entries written without a code (foreign sources, apps) with code null and no params', async () => {
+      const page = await list({ source: ['system/alpha'] });
+      expect(page.items.length).to.be.greaterThan(0);
+      for (const entry of page.items) expect(entry).to.deep.include({ code: null, params: {} });
+    });
+  });
+
   describe('app batches', () => {
     it('stores entries as app/<app> for the caller, leaves debug out and redacts secrets', async () => {
       const answer = await user.api.logs.appBatch({

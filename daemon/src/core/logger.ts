@@ -1,7 +1,7 @@
 import winston from 'winston';
 import Transport from 'winston-transport';
 import { currentContext } from './request-context.ts';
-import { redactSecrets } from './redact.ts';
+import { redacted, redactSecrets } from './redact.ts';
 import { terminalLine } from './terminal-line.ts';
 
 /** Levels of the daemon's log, lowest first; config/config.ts takes them from here (the configuration sits above core). */
@@ -17,7 +17,13 @@ export interface LogRecord {
   fields: Record<string, unknown>;
   requestId: string | null;
   userId: number | null;
+  /** What happened as a message code (`logs.msg.<code>` in the web's dictionaries), for readers in any language. */
+  code?: string;
+  /** The values the code's text may name: scalar fields of the entry, never a redacted one. */
+  params?: LogParams;
 }
+
+export type LogParams = Record<string, string | number | boolean>;
 
 /** Receives every entry the daemon logs (the log store). Must not block: batch and return. */
 export interface LogSink {
@@ -26,7 +32,20 @@ export interface LogSink {
 
 export type Logger = winston.Logger;
 
-const reserved = new Set(['level', 'message', 'timestamp', 'source', 'requestId', 'userId']);
+const reserved = new Set(['level', 'message', 'timestamp', 'source', 'requestId', 'userId', 'logCode']);
+
+/**
+ * The params of a coded entry: its scalar fields after redaction. A redacted value never becomes
+ * one (the English text of the journal and a German text alike could otherwise show a secret).
+ */
+export function logParams(fields: Record<string, unknown>): LogParams {
+  const params: LogParams = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === 'component' || value === redacted) continue;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params[key] = value;
+  }
+  return params;
+}
 
 /** Adds the request context and removes secrets before any transport sees an entry. */
 const contextAndRedaction = winston.format((info) => {
@@ -50,6 +69,7 @@ class SinkTransport extends Transport {
     for (const [key, value] of Object.entries(info)) {
       if (!reserved.has(key)) fields[key] = value;
     }
+    const code = typeof info.logCode === 'string' ? info.logCode : undefined;
     this.sink.write({
       time: String(info.timestamp),
       level: info.level as LogLevel,
@@ -58,6 +78,7 @@ class SinkTransport extends Transport {
       fields,
       requestId: typeof info.requestId === 'string' ? info.requestId : null,
       userId: typeof info.userId === 'number' ? info.userId : null,
+      ...(code ? { code, params: logParams(fields) } : {}),
     });
     next();
   }

@@ -72,6 +72,6 @@ export class SshHostKeys {
       await rename(`${file}.restore`, file);
       await rename(`${file}.pub.restore`, `${file}.pub`);
     }
-    this.deps.logger.info('SSH host keys restored', { component: 'host', names: keys.map((k) => k.name) });
+    this.deps.logger.info('SSH host keys restored', { logCode: 'host.sshKeysRestored', component: 'host', names: keys.map((k) => k.name) });
   }
 }

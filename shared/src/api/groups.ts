@@ -14,6 +14,12 @@ export interface GroupSummary {
   /** System gid: 30000 to 39999, or the system's own gid for the built-in group users. */
   gid: number;
   description: string;
+  /**
+   * A built-in group's description as a code (`users`), which readers see in their language
+   * (the web's controlPanel.groups.builtInDescription.<code>); description keeps the English
+   * text for other clients. Null for the groups administrators make.
+   */
+  descriptionCode: string | null;
   /** The group users: every user is a member; it cannot be changed or deleted. */
   builtIn: boolean;
   members: GroupMember[];
@@ -37,6 +43,7 @@ export const groupSummary = Joi.object<GroupSummary, true>({
   name: Joi.string().required(),
   gid: Joi.number().integer().min(0).required(),
   description: Joi.string().allow('').required(),
+  descriptionCode: Joi.string().allow(null).required(),
   builtIn: Joi.boolean().required(),
   members: Joi.array()
     .items(Joi.object<GroupMember, true>({ id: id().required(), username: Joi.string().required() }).id('GroupMember'))

@@ -36,7 +36,17 @@ export interface LogEntry {
   fields: Record<string, unknown>;
   requestId: string | null;
   userId: number | null;
+  /**
+   * What happened as a message code, for a text in the reader's language (`logs.msg.<code>` in
+   * the web's dictionaries); null for entries without one (older entries, the journal, apps),
+   * which show `message` as it is.
+   */
+  code: string | null;
+  /** The values the code's text names ({} without a code); never a secret. */
+  params: LogParams;
 }
+
+export type LogParams = Record<string, string | number | boolean>;
 
 export type LogPage = Page<LogEntry>;
 
@@ -139,6 +149,10 @@ export const logEntrySchema = Joi.object<LogEntry, true>({
   fields: Joi.object().unknown(true).required(),
   requestId: Joi.string().allow(null).required(),
   userId: id().allow(null).required(),
+  code: Joi.string().allow(null).required(),
+  params: Joi.object()
+    .pattern(Joi.string(), Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()))
+    .required(),
 }).id('LogEntry');
 
 export const logPageSchema = pageOf(logEntrySchema, 'LogPage');

@@ -40,7 +40,7 @@ export const appErrors = defineErrors({
   'app.storage.not_mapped': { status: 409, title: 'No folder is mapped to this storage of the app', params: ['storageId'] },
   'app.storage.read_only': { status: 403, title: 'The app may only read this storage', params: ['storageId'] },
   'app.storage.no_access': { status: 403, title: 'You have no access to the share of this storage', params: ['storageId'] },
-  'app.mapping.invalid': { status: 400, title: 'The storage request does not allow this mapping', params: ['reason'] },
+  'app.mapping.invalid': { status: 400, title: 'The storage request does not allow this mapping', params: ['reason'], reasons: ['readOnlyRequest'] },
   'app.token.invalid': { status: 401, title: 'The app token is missing, expired or no longer valid' },
   'app.token.limit': { status: 429, title: 'Too many app tokens are live: they expire within 5 minutes' },
   'app.backend.unavailable': { status: 503, title: 'The app’s backend is not running', params: ['appId'] },

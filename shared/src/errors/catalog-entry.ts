@@ -4,6 +4,8 @@ export interface ErrorSpec {
   title: string;
   /** Names of the values `params` carries for this code (documentation and OpenAPI). */
   params?: readonly string[];
+  /** Every value `params.reason` takes: the web has a sentence for each (`error.<code>.reason.<value>`), never the raw value. */
+  reasons?: readonly string[];
 }
 
 /** Keeps the literal keys of an area's catalog while checking each entry's shape. */

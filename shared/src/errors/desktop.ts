@@ -38,6 +38,7 @@ export const desktopErrors = defineErrors({
     status: 400,
     title: 'The wallpaper is not a JPEG, PNG or WebP image the box can read',
     params: ['reason'],
+    reasons: ['notAnImage', 'unsupportedType', 'tooManyPixels', 'corrupt'],
   },
   'desktop.wallpaper.not_found': {
     status: 404,

@@ -8,5 +8,6 @@ export const fileOperationErrors = defineErrors({
     status: 409,
     title: "The recycle bin of this share cannot be used: it is not on the same file system as the share, or its folder is not the box's own",
     params: ['reason'],
+    reasons: ['notOwnFolder', 'otherDevice'],
   },
 });

@@ -17,7 +17,12 @@ export const storeErrors = defineErrors({
   'store.package.hash_mismatch': { status: 422, title: 'The package or an image does not match the hash of the index', params: ['path'] },
   'store.package.download_failed': { status: 502, title: 'The package could not be downloaded from its address', params: ['status'] },
   // The failures of a fetch: the job's error and the catalog's last error; the last verified copy stays.
-  'store.fetch.failed': { status: 502, title: 'The catalog could not be fetched', params: ['reason'] },
+  'store.fetch.failed': {
+    status: 502,
+    title: 'The catalog could not be fetched',
+    params: ['reason'],
+    reasons: ['timeout', 'cancelled', 'exit', 'tooLarge', 'error'],
+  },
   'store.fetch.too_large': { status: 507, title: 'The catalog’s repository is larger than a catalog may be', params: ['limit'] },
   'store.fetch.host_key_changed': {
     status: 502,
@@ -25,6 +30,11 @@ export const storeErrors = defineErrors({
     params: ['pinned'],
   },
   'store.index.invalid': { status: 422, title: 'The catalog’s index is missing or not valid', params: ['errors'] },
-  'store.signature.invalid': { status: 422, title: 'The catalog’s signature is missing or does not hold', params: ['reason'] },
+  'store.signature.invalid': {
+    status: 422,
+    title: 'The catalog’s signature is missing or does not hold',
+    params: ['reason'],
+    reasons: ['missing', 'malformed', 'unknown_key', 'invalid'],
+  },
   'store.file.hash_mismatch': { status: 422, title: 'A file of the catalog does not match the hash of its index', params: ['path'] },
 });

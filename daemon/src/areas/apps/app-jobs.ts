@@ -163,6 +163,7 @@ export async function runInstall(deps: AppJobsDeps, ctx: JobContext<InstallParam
     if (!existing && ctx.params.access === 'everybody') await deps.grants.grantEverybody(appRight(appId));
     ctx.progress(steps, steps, 'steps');
     deps.logger.info(existing ? 'app updated' : 'app installed', {
+      logCode: existing ? 'apps.updated' : 'apps.installed',
       component: 'apps',
       appId,
       version: manifest.version,
@@ -200,7 +201,7 @@ export async function runRollback(deps: AppJobsDeps, ctx: JobContext<{ appId: st
       updatedAt: nowIso(deps),
     });
     ctx.progress(2, 2, 'steps');
-    deps.logger.info('app rolled back', { component: 'apps', appId, version: manifest.version });
+    deps.logger.info('app rolled back', { logCode: 'apps.rolledBack', component: 'apps', appId, version: manifest.version });
     return { appId, version: manifest.version };
   } finally {
     await deps.syncBackend(appId).catch((err: unknown) => deps.logger.warn('app backend not started', { component: 'apps', appId, error: String(err) }));
@@ -235,7 +236,7 @@ export async function runUninstall(deps: AppJobsDeps, ctx: JobContext<{ appId: s
     await deps.grants.removeAll(appRight(appId));
     deps.endTokens(appId);
     ctx.progress(2, 2, 'steps');
-    deps.logger.info('app uninstalled', { component: 'apps', appId, data });
+    deps.logger.info('app uninstalled', { logCode: 'apps.uninstalled', component: 'apps', appId, data });
     return { appId };
   } finally {
     deps.changed();

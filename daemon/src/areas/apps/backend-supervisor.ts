@@ -103,10 +103,10 @@ export class BackendSupervisor {
         this.deps.logger.warn('app backend group not emptied', { component: 'apps', appId, error: String(err) });
       });
       if (entry.stopping) return;
-      this.deps.logger.warn('app backend exited', { component: 'apps', appId, code, signal });
+      this.deps.logger.warn('app backend exited', { logCode: 'apps.backendExited', component: 'apps', appId, code, signal });
       this.exited(entry);
     });
-    this.deps.logger.info('app backend started', { component: 'apps', appId, pid: child.pid, uid: entry.launch.uid });
+    this.deps.logger.info('app backend started', { logCode: 'apps.backendStarted', component: 'apps', appId, pid: child.pid, uid: entry.launch.uid });
   }
 
   /** The box could not start the backend: said in the app's log and the daemon's, and not tried again until the app is started again. */
@@ -115,7 +115,7 @@ export class BackendSupervisor {
     entry.failed = true;
     const { appId } = entry.launch;
     const reason = err instanceof Error ? err.message : String(err);
-    this.deps.logger.error('app backend failed', { component: 'apps', appId, error: reason });
+    this.deps.logger.error('app backend failed', { logCode: 'apps.backendFailed', component: 'apps', appId, error: reason });
     this.deps.output(appId, 'warn', `backend failed: the box could not start it (${reason}); it stays stopped until the app is switched off and on again`);
   }
 
@@ -141,7 +141,7 @@ export class BackendSupervisor {
       const kill = setTimeout(() => child.kill('SIGKILL'), stopGraceMs);
       await ended;
       clearTimeout(kill);
-      this.deps.logger.info('app backend stopped', { component: 'apps', appId });
+      this.deps.logger.info('app backend stopped', { logCode: 'apps.backendStopped', component: 'apps', appId });
     }
     await entry.left;
     // Nobody listens on it any more; what cannot be removed is left for the next start to refuse.

@@ -167,7 +167,14 @@ export class InstalledAppsService {
       access: body.access ?? 'everybody',
       source: kept.source,
     };
-    this.deps.logger.info('app install queued', { component: 'apps', appId, version: kept.manifest.version, action: preview.action, source: kept.source });
+    this.deps.logger.info('app install queued', {
+      logCode: 'apps.installQueued',
+      component: 'apps',
+      appId,
+      version: kept.manifest.version,
+      action: preview.action,
+      source: kept.source,
+    });
     return this.enqueue(appId, installJob, params, admin);
   }
 
@@ -241,7 +248,14 @@ export class InstalledAppsService {
     if (used !== null && effective !== null && used > effective) throw new ProblemError('app.quota.below_used', { appId, usedBytes: used });
     await this.deps.volumes.setQuota(account.dataset, effective);
     await account.update({ quotaBytes });
-    this.deps.logger.info('app quota set', { component: 'apps', appId, quotaBytes, effectiveBytes: effective, enforced: this.deps.volumes.quotaEnforced });
+    this.deps.logger.info('app quota set', {
+      logCode: 'apps.quotaSet',
+      component: 'apps',
+      appId,
+      quotaBytes,
+      effectiveBytes: effective,
+      enforced: this.deps.volumes.quotaEnforced,
+    });
     this.changed();
     return this.details(appId);
   }
@@ -255,7 +269,7 @@ export class InstalledAppsService {
   async setGrants(appId: string, users: readonly number[], groups: readonly number[]): Promise<AppGrants> {
     await this.row(appId);
     await this.deps.grants.replace(appRight(appId), users, groups);
-    this.deps.logger.info('app grants set', { component: 'apps', appId, users, groups });
+    this.deps.logger.info('app grants set', { logCode: 'apps.grantsSet', component: 'apps', appId, users, groups });
     return this.grants(appId);
   }
 

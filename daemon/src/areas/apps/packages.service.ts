@@ -37,6 +37,7 @@ export class PackagesService {
       const kept = this.deps.store.keep({ id, ownerId: user.id, folder, source, ...contents, ...summary });
       const preview = previewOf(kept, installed);
       this.deps.logger.info('app package uploaded', {
+        logCode: 'apps.packageUploaded',
         component: 'apps',
         packageId: id,
         appId: contents.manifest.id,
@@ -59,6 +60,6 @@ export class PackagesService {
 
   async discard(user: Principal, packageId: string): Promise<void> {
     await this.deps.store.discard(packageId, user.id);
-    this.deps.logger.info('app package discarded', { component: 'apps', packageId });
+    this.deps.logger.info('app package discarded', { logCode: 'apps.packageDiscarded', component: 'apps', packageId });
   }
 }

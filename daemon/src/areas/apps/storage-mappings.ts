@@ -52,7 +52,15 @@ export class StorageMappings {
     await assertFolder(share.hostPath, segments);
     const path = segments.join('/');
     await this.deps.models.mappings.upsert({ appId, storageId, shareId: mapping.shareId, path, access: mapping.access });
-    this.deps.logger.info('app storage mapped', { component: 'apps', appId, storageId, shareId: mapping.shareId, path, access: mapping.access });
+    this.deps.logger.info('app storage mapped', {
+      logCode: 'apps.storageMapped',
+      component: 'apps',
+      appId,
+      storageId,
+      shareId: mapping.shareId,
+      path,
+      access: mapping.access,
+    });
     await this.deps.changed(appId);
     return this.details(appId);
   }
@@ -62,7 +70,7 @@ export class StorageMappings {
     const removed = await this.deps.models.mappings.destroy({ where: { appId, storageId } });
     if (removed === 0 && !row.parsedManifest.storage.some((s) => s.storageId === storageId)) throw new ProblemError('app.storage.not_found', { storageId });
     if (removed > 0) {
-      this.deps.logger.info('app storage unmapped', { component: 'apps', appId, storageId });
+      this.deps.logger.info('app storage unmapped', { logCode: 'apps.storageUnmapped', component: 'apps', appId, storageId });
       await this.deps.changed(appId);
     }
     return this.details(appId);

@@ -49,7 +49,7 @@ export class BackupService {
     for (const part of this.deps.parts) parts[part.name] = await part.export();
     const createdAt = isoAt(this.deps.clock);
     const file = await writeBackup({ createdAt, box: { name: hostname(), version: this.deps.version }, parts }, password);
-    this.deps.logger.info('configuration backup created', { component: 'backup', parts: Object.keys(parts), bytes: file.length });
+    this.deps.logger.info('configuration backup created', { logCode: 'backup.created', component: 'backup', parts: Object.keys(parts), bytes: file.length });
     return { file, fileName: `${hostname()}-${createdAt.slice(0, 10)}.cellarbackup` };
   }
 
@@ -77,7 +77,12 @@ export class BackupService {
       summary: { backupId, createdAt: content.createdAt, box: content.box, parts: summaries, sharesWithoutDataset, expiresAt },
       parts: checked,
     }));
-    this.deps.logger.info('configuration backup inspected', { component: 'backup', backupId: kept.summary.backupId, parts: [...checked.keys()] });
+    this.deps.logger.info('configuration backup inspected', {
+      logCode: 'backup.inspected',
+      component: 'backup',
+      backupId: kept.summary.backupId,
+      parts: [...checked.keys()],
+    });
     return kept.summary;
   }
 
@@ -109,7 +114,7 @@ export class BackupService {
       }
     });
     this.inspected.discard(backupId);
-    this.deps.logger.info('configuration restored', { component: 'backup', backupId, parts: chosen.map((p) => p.name) });
+    this.deps.logger.info('configuration restored', { logCode: 'backup.restored', component: 'backup', backupId, parts: chosen.map((p) => p.name) });
     // The rows are in: a failed host effect is reported, and the restart and sign-out still follow.
     const hostFailed: BackupPartName[] = [];
     for (const part of chosen) {
@@ -119,7 +124,7 @@ export class BackupService {
           err instanceof CommandError
             ? { command: err.argv.join(' '), exitCode: err.result.exitCode }
             : { error: err instanceof Error ? err.message : String(err) };
-        this.deps.logger.error('restored part not applied on the host', { component: 'backup', part: part.name, ...command });
+        this.deps.logger.error('restored part not applied on the host', { logCode: 'backup.partNotApplied', component: 'backup', part: part.name, ...command });
       });
     }
     const signedOut = names.includes('users');
@@ -135,7 +140,7 @@ export class BackupService {
   }
 
   restart(): void {
-    this.deps.logger.info('restarting after a restore', { component: 'backup' });
+    this.deps.logger.info('restarting after a restore', { logCode: 'backup.restarting', component: 'backup' });
     this.deps.restart();
   }
 }

@@ -39,6 +39,7 @@ export class DesktopWallpaper {
     await this.deps.store.save(userId, image.webp);
     // Never the bytes: who, how much, and what was kept.
     this.deps.logger.info('wallpaper uploaded', {
+      logCode: 'desktop.wallpaperUploaded',
       component: 'desktop',
       userId,
       bytes: input.length,
@@ -61,7 +62,7 @@ export class DesktopWallpaper {
   async remove(userId: number): Promise<void> {
     const current = await this.deps.appearance.get(userId);
     const removed = await this.deps.store.remove(userId);
-    if (removed) this.deps.logger.info('wallpaper removed', { component: 'desktop', userId });
+    if (removed) this.deps.logger.info('wallpaper removed', { logCode: 'desktop.wallpaperRemoved', component: 'desktop', userId });
     // Saved again even when a built-in one stays: the appearance lost its wallpaperVersion, and other tabs hear of it.
     if (removed || current.wallpaper === customWallpaper) {
       const wallpaper = current.wallpaper === customWallpaper ? defaultAppearance.wallpaper : current.wallpaper;

@@ -88,7 +88,7 @@ export class FilesService {
       throw err;
     }
     this.deps.listings.invalidate(r.parent);
-    this.deps.logger.info('folder created', { component: 'files', shareId, path: r.rel });
+    this.deps.logger.info('folder created', { logCode: 'files.folderCreated', component: 'files', shareId, path: r.rel });
     return this.entryOfResolved(await resolveInShare(r.root, r.rel));
   }
 
@@ -137,7 +137,7 @@ export class FilesService {
     this.deps.listings.invalidate(r.parent);
     const parentRel = r.rel.split('/').slice(0, -1).join('/');
     const newRel = parentRel === '' ? newName : `${parentRel}/${newName}`;
-    this.deps.logger.info('entry renamed', { component: 'files', shareId, path: r.rel, newName });
+    this.deps.logger.info('entry renamed', { logCode: 'files.renamed', component: 'files', shareId, path: r.rel, newName });
     return this.entryOfResolved(await resolveInShare(r.root, newRel));
   }
 
@@ -178,7 +178,7 @@ export class FilesService {
       throw isOutOfSpace(err) ? await noRoom(declaredLength) : err;
     });
     this.deps.listings.invalidate(r.parent);
-    this.deps.logger.info('file uploaded', { component: 'files', shareId, path: r.rel, overwrite });
+    this.deps.logger.info('file uploaded', { logCode: 'files.uploaded', component: 'files', shareId, path: r.rel, overwrite });
     return this.entryOfResolved(await resolveInShare(r.root, r.rel));
   }
 

@@ -1,14 +1,26 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { appendToArchive, archiveDays, ArchiveReader } from './log-archive.ts';
 import { toFilter } from './log-filter.ts';
 import type { LogRow } from './logs.model.ts';
 
 function row(id: number, iso: string, message: string, extra: Partial<LogRow> = {}): LogRow {
-  return { id, time: Date.parse(iso), level: 'info', source: 'daemon', message, fields: '{"component":"test"}', request_id: null, user_id: null, ...extra };
+  return {
+    id,
+    time: Date.parse(iso),
+    level: 'info',
+    source: 'daemon',
+    message,
+    fields: '{"component":"test"}',
+    request_id: null,
+    user_id: null,
+    code: null,
+    params: null,
+    ...extra,
+  };
 }
 
 describe('log archive: compressed daily files', () => {
@@ -36,6 +48,8 @@ describe('log archive: compressed daily files', () => {
         fields: { component: 'test' },
         requestId: null,
         userId: null,
+        code: null,
+        params: {},
       },
       {
         id: 3,
@@ -46,6 +60,8 @@ describe('log archive: compressed daily files', () => {
         fields: { component: 'test' },
         requestId: 'req-12345678',
         userId: null,
+        code: null,
+        params: {},
       },
     ]);
     const days = await archiveDays(dir);
@@ -77,6 +93,17 @@ describe('log archive: compressed daily files', () => {
     appendFileSync(path.join(dir, 'cellar-logs-2026-11-21.jsonl.gz'), Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01]));
     const rows = await new ArchiveReader().search(dir, toFilter({}), null, 10);
     expect(rows.map((r) => r.message)).to.deep.equal(['kept']);
+  });
+
+  it('keeps message codes with their params, and reads days archived before codes as entries without one', async () => {
+    await appendToArchive(dir, [row(1, '2026-11-21T01:00:00.000Z', 'signed in', { code: 'auth.signedIn', params: '{"username":"anna","how":"totp"}' })]);
+    const old = { id: 2, time: '2026-11-21T02:00:00.000Z', level: 'info', source: 'daemon', message: 'old', fields: {}, requestId: null, userId: null };
+    appendFileSync(path.join(dir, 'cellar-logs-2026-11-21.jsonl.gz'), gzipSync(`${JSON.stringify(old)}\n`));
+    const rows = await new ArchiveReader().search(dir, toFilter({}), null, 10);
+    expect(rows.map((r) => [r.message, r.code, r.params])).to.deep.equal([
+      ['old', null, null],
+      ['signed in', 'auth.signedIn', '{"username":"anna","how":"totp"}'],
+    ]);
   });
 
   it('answers nothing for a missing directory and ignores foreign files', async () => {

@@ -78,6 +78,9 @@ const steps: string[] = [
    END;
    CREATE TABLE log_sources (source TEXT PRIMARY KEY, last_time INTEGER NOT NULL);
    CREATE TABLE log_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Message codes: entries written before have none and keep showing their English text.
+  `ALTER TABLE log_entries ADD COLUMN code TEXT;
+   ALTER TABLE log_entries ADD COLUMN params TEXT;`,
 ];
 
 async function migrateLogDb(db: LogDb): Promise<void> {

@@ -121,9 +121,10 @@ export class LogStore implements LogSink {
 }
 
 async function insertRows(db: LogDb, rows: LogRow[]): Promise<void> {
-  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
-  const params = rows.flatMap((r) => [r.time, r.level, r.source, r.message, r.fields, r.request_id, r.user_id]);
-  const { lastID } = await db.run(`INSERT INTO log_entries (time, level, source, message, fields, request_id, user_id) VALUES ${values}`, params);
+  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+  const params = rows.flatMap((r) => [r.time, r.level, r.source, r.message, r.fields, r.request_id, r.user_id, r.code, r.params]);
+  const sql = `INSERT INTO log_entries (time, level, source, message, fields, request_id, user_id, code, params) VALUES ${values}`;
+  const { lastID } = await db.run(sql, params);
   // One multi-row insert into an AUTOINCREMENT table under our own lock takes consecutive ids.
   rows.forEach((row, i) => (row.id = lastID - rows.length + 1 + i));
 }
@@ -150,6 +151,8 @@ function recordToRow(record: LogRecord): LogRow {
     fields: fieldsText(record.fields),
     request_id: record.requestId,
     user_id: record.userId,
+    code: record.code ?? null,
+    params: record.code ? JSON.stringify(record.params ?? {}) : null,
   };
 }
 

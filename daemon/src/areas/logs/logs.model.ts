@@ -1,4 +1,4 @@
-import type { LogEntry, LogLevel } from '../../../../shared/src/api/logs.ts';
+import type { LogEntry, LogLevel, LogParams } from '../../../../shared/src/api/logs.ts';
 
 /** One row of log_entries; time is epoch milliseconds so it sorts and compares as a number. */
 export interface LogRow {
@@ -11,9 +11,12 @@ export interface LogRow {
   fields: string;
   request_id: string | null;
   user_id: number | null;
+  code: string | null;
+  /** JSON object text of the code's params; null without a code. */
+  params: string | null;
 }
 
-export const rowColumns = 'id, time, level, source, message, fields, request_id, user_id';
+export const rowColumns = 'id, time, level, source, message, fields, request_id, user_id, code, params';
 
 export function rowToEntry(row: LogRow): LogEntry {
   return {
@@ -25,6 +28,8 @@ export function rowToEntry(row: LogRow): LogEntry {
     fields: parseFields(row.fields),
     requestId: row.request_id,
     userId: row.user_id,
+    code: row.code,
+    params: row.code === null || row.params === null ? {} : parseParams(row.params),
   };
 }
 
@@ -38,7 +43,19 @@ export function entryToRow(entry: LogEntry): LogRow {
     fields: JSON.stringify(entry.fields),
     request_id: entry.requestId,
     user_id: entry.userId,
+    // Archived days from before message codes have neither.
+    code: entry.code ?? null,
+    params: entry.code ? JSON.stringify(entry.params ?? {}) : null,
   };
+}
+
+/** Only scalar values survive: a text may name them, nothing else. */
+function parseParams(text: string): LogParams {
+  const params: LogParams = {};
+  for (const [key, value] of Object.entries(parseFields(text))) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params[key] = value;
+  }
+  return params;
 }
 
 function parseFields(text: string): Record<string, unknown> {

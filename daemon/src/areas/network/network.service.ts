@@ -255,7 +255,13 @@ export class NetworkService {
       throw err;
     }
     this.schedule(pending);
-    this.deps.logger.info('network change applied, awaiting confirmation', { component: 'network', changeId: pending.changeId, changed: [...changed], userId });
+    this.deps.logger.info('network change applied, awaiting confirmation', {
+      logCode: 'network.changeApplied',
+      component: 'network',
+      changeId: pending.changeId,
+      changed: [...changed],
+      userId,
+    });
     this.deps.changed();
     return this.answer(pending, followToken);
   }

@@ -155,11 +155,7 @@ export class NotificationsService {
         userId,
         createdAt: { [Op.lt]: this.cutoff() },
       });
-    if (removed > 0)
-      this.deps.logger.info('old notifications pruned', {
-        component: 'notifications',
-        removed,
-      });
+    if (removed > 0) this.deps.logger.info('old notifications pruned', { logCode: 'notifications.pruned', component: 'notifications', removed });
     return removed;
   }
 

@@ -183,7 +183,12 @@ export class ProxyService {
       };
       const saved = await this.write('host', id, host, t);
       this.deps.access.hostChanged(saved);
-      this.deps.logger.info(id === null ? 'proxy host added' : 'proxy host changed', { component: 'proxy', id: saved, domains: host.domains });
+      this.deps.logger.info(id === null ? 'proxy host added' : 'proxy host changed', {
+        logCode: id === null ? 'proxy.hostAdded' : 'proxy.hostChanged',
+        component: 'proxy',
+        id: saved,
+        domains: host.domains,
+      });
     });
   }
 
@@ -220,7 +225,7 @@ export class ProxyService {
     return this.change(async (t) => {
       const row = await this.deps.rows.findOne({ where: { kind: 'options' }, transaction: t });
       await this.write('options', row?.id ?? null, request, t);
-      this.deps.logger.info('proxy options changed', { component: 'proxy', ...request });
+      this.deps.logger.info('proxy options changed', { logCode: 'proxy.optionsChanged', component: 'proxy', ...request });
     });
   }
 
@@ -241,7 +246,7 @@ export class ProxyService {
         certificate: https ? (kept ?? (await this.deps.tls.issue(request.domains))) : null,
       };
       await this.write('redirect', id, redirect, t);
-      this.deps.logger.info('proxy redirect saved', { component: 'proxy', domains: request.domains });
+      this.deps.logger.info('proxy redirect saved', { logCode: 'proxy.redirectSaved', component: 'proxy', domains: request.domains });
     });
   }
 
@@ -265,7 +270,7 @@ export class ProxyService {
       const ours = request.protocols.includes('tcp') && [ports.http, ports.https, boxPort].includes(request.port);
       if (clash || ours) throw new ProblemError('proxy.port.taken', { port: request.port });
       await this.write('stream', id, { ...request, enabled: request.enabled ?? true }, t);
-      this.deps.logger.info('proxy stream saved', { component: 'proxy', port: request.port, protocols: request.protocols });
+      this.deps.logger.info('proxy stream saved', { logCode: 'proxy.streamSaved', component: 'proxy', port: request.port, protocols: request.protocols });
     });
   }
 
@@ -294,7 +299,12 @@ export class ProxyService {
       for (const h of hosts)
         await this.write('host', h.id, { ...h, id: undefined, tls: { mode: 'authority', certificate: await this.deps.tls.issue(h.domains) } }, t);
       for (const r of redirects) await this.write('redirect', r.id, { ...r, id: undefined, certificate: await this.deps.tls.issue(r.domains) }, t);
-      this.deps.logger.info('proxy certificates renewed', { component: 'proxy', hosts: hosts.map((h) => h.id), redirects: redirects.map((r) => r.id) });
+      this.deps.logger.info('proxy certificates renewed', {
+        logCode: 'proxy.certificatesRenewed',
+        component: 'proxy',
+        hosts: hosts.map((h) => h.id),
+        redirects: redirects.map((r) => r.id),
+      });
     });
   }
 }

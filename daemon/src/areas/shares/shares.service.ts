@@ -91,7 +91,7 @@ export class SharesService {
     const row = await this.uniqueName(body.name, () =>
       shares.create({ name: body.name, description: body.description ?? '', hostPath, createdAt: new Date().toISOString() }),
     );
-    this.deps.logger.info('share registered', { component: 'shares', shareId: row.id, hostPath });
+    this.deps.logger.info('share registered', { logCode: 'shares.registered', component: 'shares', shareId: row.id, name: row.name, hostPath });
     this.changed();
     return this.info(row, 'readWrite', true);
   }
@@ -109,7 +109,13 @@ export class SharesService {
         createdAt: new Date().toISOString(),
       }),
     );
-    this.deps.logger.info('dataset share registered', { component: 'shares', shareId: row.id, dataset: share.dataset });
+    this.deps.logger.info('dataset share registered', {
+      logCode: 'shares.datasetRegistered',
+      component: 'shares',
+      shareId: row.id,
+      name: row.name,
+      dataset: share.dataset,
+    });
     this.changed();
     return row.id;
   }
@@ -119,7 +125,7 @@ export class SharesService {
     const row = await this.find(shareId);
     await this.deps.models.grants.destroy({ where: { shareId } });
     await row.destroy();
-    this.deps.logger.info('share removed', { component: 'shares', shareId });
+    this.deps.logger.info('share removed', { logCode: 'shares.removed', component: 'shares', shareId, name: row.name });
     this.changed();
     this.deps.grantsChanged();
   }
@@ -147,7 +153,7 @@ export class SharesService {
   async update(shareId: number, body: ShareUpdate): Promise<ShareDetails> {
     const row = await this.find(shareId);
     await this.uniqueName(body.name ?? row.name, () => row.update(body));
-    this.deps.logger.info('share changed', { component: 'shares', shareId, fields: Object.keys(body) });
+    this.deps.logger.info('share changed', { logCode: 'shares.changed', component: 'shares', shareId, name: row.name, fields: Object.keys(body) });
     this.changed();
     return this.detailsOf(row, await this.usersWithGroups());
   }
@@ -167,7 +173,7 @@ export class SharesService {
   }
 
   async setGrants(shareId: number, body: ShareGrantsRequest): Promise<ShareGrants> {
-    await this.find(shareId);
+    const share = await this.find(shareId);
     const userIds = new Set((await this.deps.listUsers()).map((u) => u.id));
     for (const grant of body.grants) {
       const known = grant.subjectType === 'user' ? userIds.has(grant.subjectId) : await this.deps.groupExists(grant.subjectId);
@@ -181,7 +187,13 @@ export class SharesService {
         { transaction },
       );
     });
-    this.deps.logger.info('share grants replaced', { component: 'shares', shareId, grants: body.grants.length });
+    this.deps.logger.info('share grants replaced', {
+      logCode: 'shares.grantsReplaced',
+      component: 'shares',
+      shareId,
+      name: share.name,
+      grants: body.grants.length,
+    });
     this.changed();
     this.deps.grantsChanged();
     return this.grants(shareId);
@@ -199,7 +211,13 @@ export class SharesService {
     const row = await this.find(shareId);
     // The purge reads the retention when it runs, so items already in the bin follow the new value.
     await row.update({ trashRetentionDays: retentionDays });
-    this.deps.logger.info('share trash retention changed', { component: 'shares', shareId, retentionDays });
+    this.deps.logger.info('share trash retention changed', {
+      logCode: 'shares.trashRetentionChanged',
+      component: 'shares',
+      shareId,
+      name: row.name,
+      retentionDays,
+    });
     this.changed();
   }
 

@@ -125,7 +125,15 @@ export class HomeDisposals {
       err instanceof ProblemError
         ? { cause: err.code, causeParams: err.params ?? {} }
         : { cause: err instanceof Error ? err.message : String(err), causeParams: {} };
-    this.deps.logger.warn('home not disposed of', { component: 'storage', userId: user.id, home, homeState, dataset: row.dataset, cause: cause.cause });
+    this.deps.logger.warn('home not disposed of', {
+      logCode: 'storage.homeNotDisposed',
+      component: 'storage',
+      userId: user.id,
+      home,
+      homeState,
+      dataset: row.dataset,
+      cause: cause.cause,
+    });
     return new ProblemError('users.home.dispose_failed', {
       userId: user.id,
       username: user.username,

@@ -86,7 +86,7 @@ export async function runHomeMove(deps: HomeJobsDeps, ctx: JobContext<{ pool: st
       if (created) await homes.destroyDataset(dataset).catch(() => undefined);
       await homes.command(['zfs', 'set', 'readonly=off', row.dataset]).catch(() => undefined);
       const error = err instanceof ProblemError ? JSON.stringify(err.params ?? {}) : err instanceof Error ? err.message : String(err);
-      ctx.logger.warn('home not moved', { component: 'storage', folder: row.folder, error });
+      ctx.logger.warn('home not moved', { logCode: 'storage.homeNotMoved', component: 'storage', folder: row.folder, error });
       result.failed.push({ folder: row.folder, error });
     }
   }

@@ -116,7 +116,7 @@ export class HomesService {
     const shareId = await this.deps.shares.register({ name: user.username, dataset, hostPath });
     await this.deps.shares.grantOwner(shareId, user.id);
     await this.deps.models.homes.create({ shareId, userId: user.id, username: user.username, uid: user.uid, folder: user.username, dataset, quotaBytes: null });
-    this.deps.logger.info('home created', { component: 'storage', userId: user.id, dataset });
+    this.deps.logger.info('home created', { logCode: 'storage.homeCreated', component: 'storage', userId: user.id, dataset });
   }
 
   async paths(): Promise<Map<number, string>> {
@@ -151,7 +151,7 @@ export class HomesService {
     if (await this.deps.zfs.exists(row.dataset)) await this.destroyDataset(row.dataset);
     await this.deps.shares.remove(row.shareId);
     await row.destroy();
-    this.deps.logger.info('home destroyed', { component: 'storage', dataset: row.dataset });
+    this.deps.logger.info('home destroyed', { logCode: 'storage.homeDestroyed', component: 'storage', dataset: row.dataset });
   }
 
   /** Creates `<pool>/homes` when missing, then the dataset; answers its mount point. */

@@ -98,7 +98,7 @@ export class PlansService {
         if (r.exitCode !== 0) {
           throw new ProblemError('storage.command.failed', { command: step.argv, exitCode: r.exitCode, output: (r.stderr + r.stdout).trim().slice(0, 4000) });
         }
-        ctx.logger.info('storage plan command ran', { component: 'storage', argv: step.argv });
+        ctx.logger.info('storage plan command ran', { logCode: 'storage.planCommandRan', component: 'storage', argv: step.argv });
       }
       await this.followUp(after);
       ctx.progress(steps.length + 1, steps.length + 1, 'commands');

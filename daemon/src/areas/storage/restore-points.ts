@@ -45,6 +45,7 @@ export class RestorePoints {
         await this.runOne(share.dataset, share.restorePoints, now);
       } catch (err) {
         this.deps.logger.warn('restore point failed', {
+          logCode: 'storage.restorePointFailed',
           component: 'storage',
           dataset: share.dataset,
           error: err instanceof Error ? err.message : String(err),
@@ -58,7 +59,7 @@ export class RestorePoints {
     const day = periodStart('daily', now, this.deps.zone?.());
     if (enabled && !objects.some((o) => o.name === `${dataset}@${serviceSnapshotName('restore', day)}`)) {
       await this.deps.snapshots.take(dataset, 'restore', day);
-      this.deps.logger.info('restore point taken', { component: 'storage', dataset });
+      this.deps.logger.info('restore point taken', { logCode: 'storage.restorePointTaken', component: 'storage', dataset });
     }
     const candidates = objects.map((o) => ({
       name: o.name.slice(dataset.length + 1),
@@ -67,7 +68,13 @@ export class RestorePoints {
     }));
     for (const name of restorePointsToPrune(candidates, now)) {
       const r = await this.deps.snapshots.destroy(`${dataset}@${name}`);
-      if (r.exitCode !== 0) this.deps.logger.warn('restore point not pruned', { component: 'storage', snapshot: `${dataset}@${name}`, error: r.stderr.trim() });
+      if (r.exitCode !== 0)
+        this.deps.logger.warn('restore point not pruned', {
+          logCode: 'storage.restorePointNotPruned',
+          component: 'storage',
+          snapshot: `${dataset}@${name}`,
+          error: r.stderr.trim(),
+        });
     }
   }
 }

@@ -61,7 +61,12 @@ export class SchedulesService {
         if (row.key === smartKey) await this.deps.smartSelfTests();
         else await this.deps.scrub(row.key.slice('scrub:'.length));
       } catch (err) {
-        this.deps.logger.warn('storage schedule failed', { component: 'storage', schedule: row.key, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.warn('storage schedule failed', {
+          logCode: 'storage.scheduleFailed',
+          component: 'storage',
+          schedule: row.key,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
       const next = nextRunAfter(row.frequency, now, this.zone());
       await row.update({ lastRunAt: new Date(now).toISOString(), nextRunAt: next === null ? null : new Date(next).toISOString() });

@@ -50,6 +50,7 @@ export class SnapshotSchedules {
         await this.runOne(row.dataset, row.kind, row.keep);
       } catch (err) {
         this.deps.logger.warn('snapshot schedule failed', {
+          logCode: 'storage.snapshotScheduleFailed',
           component: 'storage',
           dataset: row.dataset,
           kind: row.kind,
@@ -81,8 +82,14 @@ export class SnapshotSchedules {
     }));
     for (const doomed of snapshotsToPrune(candidates, kind, keep, now)) {
       const r = await this.deps.snapshots.destroy(`${dataset}@${doomed}`);
-      if (r.exitCode !== 0) this.deps.logger.warn('snapshot not pruned', { component: 'storage', snapshot: `${dataset}@${doomed}`, error: r.stderr.trim() });
-      else this.deps.logger.info('snapshot pruned', { component: 'storage', snapshot: `${dataset}@${doomed}` });
+      if (r.exitCode !== 0)
+        this.deps.logger.warn('snapshot not pruned', {
+          logCode: 'storage.snapshotNotPruned',
+          component: 'storage',
+          snapshot: `${dataset}@${doomed}`,
+          error: r.stderr.trim(),
+        });
+      else this.deps.logger.info('snapshot pruned', { logCode: 'storage.snapshotPruned', component: 'storage', snapshot: `${dataset}@${doomed}` });
     }
   }
 }

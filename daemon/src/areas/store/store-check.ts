@@ -94,7 +94,13 @@ export async function runCheck(deps: CheckDeps, ctx: JobContext<Record<string, n
       } catch (err) {
         const code = (err as { code?: string }).code ?? 'server.internal.error';
         result.installFailed.push({ appId: u.appId, version: u.version, code });
-        ctx.logger.warn('store automatic update failed', { component: 'store', appId: u.appId, version: u.version, code });
+        ctx.logger.warn('store automatic update failed', {
+          logCode: 'store.automaticUpdateFailed',
+          component: 'store',
+          appId: u.appId,
+          version: u.version,
+          code,
+        });
       }
     }
     ctx.progress(i + 1, updates.length, 'apps');

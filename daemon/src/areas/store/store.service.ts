@@ -111,7 +111,7 @@ export class StoreService {
     const row = await this.settingsRow();
     const channelChanged = request.channel !== undefined && request.channel !== row.channel;
     await row.update(request);
-    this.deps.logger.info('store settings changed', { component: 'store', ...request });
+    this.deps.logger.info('store settings changed', { logCode: 'store.settingsChanged', component: 'store', ...request });
     // A new channel reads other branches: every enabled catalog is fetched at once, each as its own job.
     if (channelChanged) for (const c of await this.deps.models.catalogs.findAll({ where: { enabled: true } })) await this.enqueueSync(c.key, userId);
     this.changed();
@@ -210,7 +210,7 @@ export class StoreService {
     await row.update({ catalogId: `custom-${row.key}` });
     // Private catalogs: the box's own deploy key, whose public half the administrator adds to the repository.
     if (isSshUrl(request.url)) await makeDeployKey(this.deps.copies.ssh(row.key), `cellar-store-${row.key}`);
-    this.deps.logger.info('store catalog added', { component: 'store', key: row.key, url: request.url });
+    this.deps.logger.info('store catalog added', { logCode: 'store.catalogAdded', component: 'store', key: row.key, url: request.url });
     await this.enqueueSync(row.key, userId);
     this.changed();
     return this.catalogInfo(row);
@@ -222,6 +222,7 @@ export class StoreService {
     if (request.enabled !== undefined) await row.update({ enabled: request.enabled });
     if (request.readToken !== undefined) await row.update({ readToken: request.readToken === '' ? null : request.readToken });
     this.deps.logger.info('store catalog changed', {
+      logCode: 'store.catalogChanged',
       component: 'store',
       key,
       enabled: request.enabled,
@@ -237,7 +238,7 @@ export class StoreService {
     if (row.builtIn) throw new ProblemError('store.catalog.built_in', { key });
     await row.destroy();
     await this.deps.copies.remove(key);
-    this.deps.logger.info('store catalog removed', { component: 'store', key });
+    this.deps.logger.info('store catalog removed', { logCode: 'store.catalogRemoved', component: 'store', key });
     this.changed();
   }
 
@@ -256,11 +257,23 @@ export class StoreService {
     try {
       const copy = await this.deps.copies.fetch({ key, url: row.url, branch: branchOf(settings.channel), signed: row.builtIn }, signal);
       await row.update({ state: 'ok', lastError: null, lastFetchAt: at, verifiedAt: at, commitId: copy.commit, branch: copy.branch });
-      this.deps.logger.info('store catalog fetched', { component: 'store', key, commit: copy.commit, apps: copy.index.apps.length });
+      this.deps.logger.info('store catalog fetched', {
+        logCode: 'store.catalogFetched',
+        component: 'store',
+        key,
+        commit: copy.commit,
+        apps: copy.index.apps.length,
+      });
     } catch (err) {
       const problem = err instanceof ProblemError ? err : new ProblemError('store.fetch.failed', { reason: 'error' }, { cause: err });
       await row.update({ state: 'failed', lastFetchAt: at, lastError: JSON.stringify({ code: problem.code, detail: problem.message, at }) });
-      this.deps.logger.warn('store catalog fetch refused', { component: 'store', key, code: problem.code, ...problem.params });
+      this.deps.logger.warn('store catalog fetch refused', {
+        logCode: 'store.catalogFetchRefused',
+        component: 'store',
+        key,
+        code: problem.code,
+        ...problem.params,
+      });
       throw problem;
     } finally {
       // Removed while it was fetched: the new copy goes too.

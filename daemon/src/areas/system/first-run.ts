@@ -63,7 +63,7 @@ export class FirstRunSetup {
     (this.deps.announce ?? ((line) => process.stdout.write(line)))(
       `\nCellar: this box has no administrator yet. Open its web page and enter the setup code ${shown}\n(also in ${file}; valid for one hour, a restart of the service makes a new one)\n\n`,
     );
-    this.deps.logger.info('first-run setup code made', { component: 'system', file });
+    this.deps.logger.info('first-run setup code made', { logCode: 'system.firstRunCodeMade', component: 'system', file });
   }
 
   /** Whether the first page must ask for the code. */
@@ -88,7 +88,7 @@ export class FirstRunSetup {
     }
     if (!this.matches(body.code)) {
       this.wrong += 1;
-      this.deps.logger.warn('wrong first-run setup code', { component: 'system', attempts: this.wrong });
+      this.deps.logger.warn('wrong first-run setup code', { logCode: 'system.firstRunWrongCode', component: 'system', attempts: this.wrong });
       if (this.wrong >= maxWrongCodes) this.forget();
       throw new ProblemError('setup.code.invalid');
     }
@@ -116,7 +116,7 @@ export class FirstRunSetup {
     this.forget();
     await this.deps.system.setRegion({ language: body.language, region: body.region });
     await this.deps.system.setBoxName(body.boxName);
-    this.deps.logger.info('first-run setup done', { component: 'system', username: user.username });
+    this.deps.logger.info('first-run setup done', { logCode: 'system.firstRunDone', component: 'system', username: user.username });
     return { username: user.username };
   }
 

@@ -50,6 +50,7 @@ export class PowerService {
     );
     this.pending = { action, at, timer };
     this.deps.logger.info(action === 'restart' ? 'restart requested' : 'shut-down requested', {
+      logCode: action === 'restart' ? 'system.restartRequested' : 'system.shutDownRequested',
       component: 'system',
       action,
       userId: principal.id,

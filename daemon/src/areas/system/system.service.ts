@@ -53,13 +53,13 @@ export class SystemService {
 
   async setBoxName(name: string): Promise<void> {
     await this.deps.settings.upsert({ key: 'boxName', value: JSON.stringify(name), updatedAt: new Date().toISOString() });
-    this.deps.logger.info('box name changed', { component: 'system', boxName: name });
+    this.deps.logger.info('box name changed', { logCode: 'system.boxNameChanged', component: 'system', boxName: name });
   }
 
   async setRegion(region: SystemRegion): Promise<SystemRegion> {
     const value: SystemRegion = { language: region.language, region: region.region };
     await this.deps.settings.upsert({ key: 'region', value: JSON.stringify(value), updatedAt: new Date().toISOString() });
-    this.deps.logger.info('region settings changed', { component: 'system', ...value });
+    this.deps.logger.info('region settings changed', { logCode: 'system.regionChanged', component: 'system', ...value });
     return value;
   }
 }

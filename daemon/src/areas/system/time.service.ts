@@ -66,7 +66,13 @@ export class TimeService {
     await this.deps.settings.upsert({ key, value: JSON.stringify(stored), updatedAt: new Date(this.deps.clock.now()).toISOString() });
     this.current = body.timeZone;
     if (before.timeZone !== body.timeZone) await this.deps.zoneChanged(before.timeZone, body.timeZone);
-    logger.info('time settings changed', { component: 'system', timeZone: body.timeZone, servers, previousTimeZone: before.timeZone });
+    logger.info('time settings changed', {
+      logCode: 'system.timeChanged',
+      component: 'system',
+      timeZone: body.timeZone,
+      servers,
+      previousTimeZone: before.timeZone,
+    });
     return this.get();
   }
 

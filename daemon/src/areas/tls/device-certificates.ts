@@ -50,13 +50,13 @@ export class DeviceCertificates {
       store.writeIssued({ id: settings.nextIssuedId, createdAt: new Date(this.deps.clock.now()).toISOString(), certificatePem: issued.certificatePem });
       return { id: settings.nextIssuedId, issued };
     });
-    this.deps.logger.info('certificate issued for a device', { component: 'tls', id, ...loggedFacts(issued.certificatePem) });
+    this.deps.logger.info('certificate issued for a device', { logCode: 'tls.deviceIssued', component: 'tls', id, ...loggedFacts(issued.certificatePem) });
     return { id, certificate: issued.certificatePem, chain: issued.chainPem, privateKey: issued.privateKeyPem, info: describe(issued.certificatePem) };
   }
 
   async remove(id: number): Promise<void> {
     if (!this.deps.store.removeIssued(id)) throw new ProblemError('tls.issued.not_found', { id });
-    this.deps.logger.info('issued certificate removed from the list', { component: 'tls', id });
+    this.deps.logger.info('issued certificate removed from the list', { logCode: 'tls.deviceRemoved', component: 'tls', id });
   }
 
   /** Puts an issued certificate on the intermediate's revocation list (GET .../revoked.crl); it stays listed, marked revoked. */
@@ -70,7 +70,7 @@ export class DeviceCertificates {
       const revoked = settings.revoked ?? [];
       if (revoked.some((r) => r.serial === serial)) return;
       this.deps.store.writeSettings({ ...settings, revoked: [...revoked, { serial, revokedAt: new Date(this.deps.clock.now()).toISOString() }] });
-      this.deps.logger.info('issued certificate revoked', { component: 'tls', id, serial });
+      this.deps.logger.info('issued certificate revoked', { logCode: 'tls.deviceRevoked', component: 'tls', id, serial });
     });
   }
 

@@ -120,7 +120,7 @@ export class TlsService {
     this.assertInScope(names);
     await this.exclusive(async () => {
       this.deps.store.writeSettings({ ...this.deps.store.settings(), extraNames: names });
-      this.deps.logger.info('box certificate names changed', { component: 'tls', names });
+      this.deps.logger.info('box certificate names changed', { logCode: 'tls.namesChanged', component: 'tls', names });
       await this.reissueBox('names changed');
     });
     return this.settings();
@@ -131,7 +131,7 @@ export class TlsService {
     const chain = checkCustomCertificate(request.certificate, request.privateKey, this.deps.clock.now());
     const chainPem = chain.map((c) => c.toString()).join('');
     this.deps.store.writeCustom({ certificatePem: chainPem, privateKeyPem: request.privateKey });
-    this.deps.logger.info('custom certificate uploaded', { component: 'tls', ...loggedFacts(chainPem) });
+    this.deps.logger.info('custom certificate uploaded', { logCode: 'tls.customUploaded', component: 'tls', ...loggedFacts(chainPem) });
     this.deps.presentedChanged(this.presented());
     return this.settings();
   }
@@ -140,7 +140,7 @@ export class TlsService {
     await this.ready();
     if (this.deps.store.readCustom()) {
       this.deps.store.removeCustom();
-      this.deps.logger.info('custom certificate removed', { component: 'tls' });
+      this.deps.logger.info('custom certificate removed', { logCode: 'tls.customRemoved', component: 'tls' });
       this.deps.presentedChanged(this.presented());
     }
     return this.settings();
@@ -242,7 +242,13 @@ export class TlsService {
     const authority = await createAuthority({ now: this.deps.clock.now(), hostname: this.deps.host().hostname, localDomain });
     this.deps.store.writeAuthority(authority);
     this.authority = authority;
-    this.deps.logger.info('certificate authority replaced', { component: 'tls', localDomain, scope: authority.scope, ...loggedFacts(authority.rootPem) });
+    this.deps.logger.info('certificate authority replaced', {
+      logCode: 'tls.authorityReplaced',
+      component: 'tls',
+      localDomain,
+      scope: authority.scope,
+      ...loggedFacts(authority.rootPem),
+    });
     await this.reissueBox('new authority');
   }
 
@@ -250,7 +256,7 @@ export class TlsService {
     const box = await issueServerCertificate(this.current(), this.wantedNames(), { now: this.deps.clock.now(), lifetimeDays: boxLifetimeDays });
     this.deps.store.writeBox(box);
     this.box = box;
-    this.deps.logger.info('box certificate issued', { component: 'tls', reason, ...loggedFacts(box.certificatePem) });
+    this.deps.logger.info('box certificate issued', { logCode: 'tls.boxIssued', component: 'tls', reason, ...loggedFacts(box.certificatePem) });
     this.deps.presentedChanged(this.presented());
   }
 

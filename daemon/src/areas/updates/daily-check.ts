@@ -48,13 +48,22 @@ export function dailyCheck(deps: DailyCheckDeps): (signal: AbortSignal) => Promi
     if (lastCheck && Date.parse(lastCheck.at) >= due) return;
     const status = await updates.check(signal);
     const security = (status.lastCheck?.distribution ?? []).filter((u) => u.security).map((u) => u.name);
-    logger.info('daily update check', { component: 'updates', available: status.lastCheck?.available?.version ?? null, security: security.length });
+    logger.info('daily update check', {
+      logCode: 'updates.dailyCheck',
+      component: 'updates',
+      available: status.lastCheck?.available?.version ?? null,
+      security: security.length,
+    });
     if (!settings.automaticSecurity || security.length === 0) return;
     if (updates.running) {
-      logger.info('security updates wait: an update or a restore runs', { component: 'updates', jobId: updates.running.jobId });
+      logger.info('security updates wait: an update or a restore runs', {
+        logCode: 'updates.securityWaits',
+        component: 'updates',
+        jobId: updates.running.jobId,
+      });
       return;
     }
     const job = await updates.install(null, { box: 'none', distribution: true }, security);
-    logger.info('installing security updates', { component: 'updates', jobId: job.id, packages: security });
+    logger.info('installing security updates', { logCode: 'updates.installingSecurity', component: 'updates', jobId: job.id, packages: security });
   };
 }

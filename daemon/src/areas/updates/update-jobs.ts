@@ -109,14 +109,19 @@ export function updateJobs(deps: UpdateJobsDeps): { install: JobKind<InstallJobP
         if (params.distribution) await deps.apt.upgrade(params.only, signal);
         ctx.progress(3, 4, 'steps');
       } catch (err) {
-        deps.logger.error('update failed', { component: 'updates', step, error: message(err) });
+        deps.logger.error('update failed', { logCode: 'updates.failed', component: 'updates', step, error: message(err) });
         let returned = false;
         if (snapshot && step !== 'snapshot') {
           try {
             await snapshots.rollback(snapshot, []);
             returned = true;
           } catch (rollbackErr) {
-            deps.logger.error('could not return to the snapshot', { component: 'updates', snapshot, error: message(rollbackErr) });
+            deps.logger.error('could not return to the snapshot', {
+              logCode: 'updates.rollbackFailed',
+              component: 'updates',
+              snapshot,
+              error: message(rollbackErr),
+            });
           }
         }
         await finished(entry, { state: returned ? 'restored' : 'failed', returned, distributionPackages: count, error: `${step}: ${message(err)}` });

@@ -113,7 +113,7 @@ export class UpdatesService {
     const failed = (err: unknown) => {
       if (!(err instanceof ProblemError)) throw err;
       check.error ??= { code: err.code, detail: err.message };
-      this.deps.logger.warn('update check failed', { component: 'updates', code: err.code, detail: err.message });
+      this.deps.logger.warn('update check failed', { logCode: 'updates.checkFailed', component: 'updates', code: err.code, detail: err.message });
     };
     try {
       check.available = await this.newer(channel, settings.channel, installed.version);

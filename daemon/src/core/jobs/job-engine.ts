@@ -105,7 +105,7 @@ export class JobEngine {
       if (!row) return;
       await this.store.finish(row, { state: 'cancelled' }, null);
       this.publish(toJob(row), 'changed');
-      this.deps.logger.info('queued job cancelled', { component: 'jobs', jobId: id, kind: row.kind });
+      this.deps.logger.info('queued job cancelled', { logCode: 'jobs.queuedCancelled', component: 'jobs', jobId: id, kind: row.kind });
       return;
     }
     this.running.get(id)?.run.controller.abort(cancelReason());
@@ -115,7 +115,7 @@ export class JobEngine {
   async start(): Promise<void> {
     for (const row of await this.store.inState('running')) {
       await this.store.finish(row, { state: 'failed', error: jobProblem(shutdownReason(), row.requestId ?? `job-${row.id}`) }, null);
-      this.deps.logger.warn('job interrupted by a restart', { component: 'jobs', jobId: row.id, kind: row.kind });
+      this.deps.logger.warn('job interrupted by a restart', { logCode: 'jobs.interrupted', component: 'jobs', jobId: row.id, kind: row.kind });
     }
     for (const row of await this.store.inState('queued')) {
       // A kind nobody has registered yet waits queued (and can be cancelled) until an area registers it.
@@ -140,7 +140,7 @@ export class JobEngine {
   /** Removes jobs finished more than 7 days ago; answers how many. */
   async prune(): Promise<number> {
     const removed = await this.store.prune(this.clock.now() - retentionMs);
-    if (removed > 0) this.deps.logger.info('finished jobs removed after 7 days', { component: 'jobs', removed });
+    if (removed > 0) this.deps.logger.info('finished jobs removed after 7 days', { logCode: 'jobs.pruned', component: 'jobs', removed });
     return removed;
   }
 
@@ -173,7 +173,12 @@ export class JobEngine {
     const ended = run
       .execute(registered.kind)
       .catch((err: unknown) => {
-        this.deps.logger.error('job bookkeeping failed', { component: 'jobs', jobId: job.id, error: err instanceof Error ? err.message : String(err) });
+        this.deps.logger.error('job bookkeeping failed', {
+          logCode: 'jobs.bookkeepingFailed',
+          component: 'jobs',
+          jobId: job.id,
+          error: err instanceof Error ? err.message : String(err),
+        });
       })
       .finally(() => {
         this.running.delete(job.id);

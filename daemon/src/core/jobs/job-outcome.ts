@@ -30,9 +30,12 @@ export function succeededOutcome(result: unknown): Outcome {
 /** A ProblemError fails the job with that problem; anything else is logged and shown without internals. */
 export function failedOutcome(err: unknown, requestId: string, logger: Logger): Outcome {
   if (err instanceof ProblemError) {
-    logger.warn('job failed', { code: err.code });
+    logger.warn('job failed', { logCode: 'jobs.failed', code: err.code });
     return { state: 'failed', error: jobProblem(err, requestId) };
   }
-  logger.error('job failed unexpectedly', { error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) });
+  logger.error('job failed unexpectedly', {
+    logCode: 'jobs.failedUnexpectedly',
+    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+  });
   return { state: 'failed', error: jobProblem(new ProblemError('server.internal.error'), requestId) };
 }

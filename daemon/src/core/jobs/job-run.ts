@@ -58,13 +58,13 @@ export class JobRun {
     } else {
       await store.markRunning(row);
       this.publishState(row);
-      logger.info('job started');
+      logger.info('job started', { logCode: 'jobs.started', jobId: this.job.id });
       outcome = await this.runHandler(kind, requestId, logger);
     }
     this.throttle.close();
     await store.finish(row, outcome, this.progress);
     this.publishState(row);
-    logger.info('job finished', { state: outcome.state });
+    logger.info('job finished', { logCode: 'jobs.finished', jobId: this.job.id, state: outcome.state });
   }
 
   private async runHandler(kind: JobKind<unknown, unknown>, requestId: string, logger: Logger): Promise<Outcome> {

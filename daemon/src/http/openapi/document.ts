@@ -31,7 +31,10 @@ function errorCatalogExtension(): Record<string, unknown> {
   return Object.fromEntries(
     (Object.keys(errorCatalog) as ErrorCode[]).map((code) => {
       const spec: ErrorSpec = errorCatalog[code];
-      return [code, { status: spec.status, title: spec.title, params: spec.params ?? [], type: problemType(code) }];
+      return [
+        code,
+        { status: spec.status, title: spec.title, params: spec.params ?? [], ...(spec.reasons ? { reasons: spec.reasons } : {}), type: problemType(code) },
+      ];
     }),
   );
 }

@@ -13,6 +13,8 @@ const entry = (e: Partial<LogEntry>): LogEntry => ({
   fields: {},
   requestId: null,
   userId: null,
+  code: null,
+  params: {},
   ...e,
 });
 

@@ -44,8 +44,10 @@ function isMessageKey(key: string): key is MessageKey {
  */
 export function problemMessage(language: Language, problem: ProblemDetails): string {
   const params = withSizes(language, problem.params ?? {});
+  // A reason code has its own sentence (`error.<code>.reason.<value>`); the raw code never reaches a reader.
+  const reason = typeof params.reason === 'string' ? [`error.${problem.code}.reason.${params.reason}`] : [];
   // The full sentence, else its short form for a problem without some values (a size not known in advance).
-  for (const key of [`error.${problem.code}`, `error.${problem.code}.short`]) {
+  for (const key of [...reason, `error.${problem.code}`, `error.${problem.code}.short`]) {
     if (!isMessageKey(key)) continue;
     const text = format(language, key, params);
     if (!unfilled.test(text)) return text;

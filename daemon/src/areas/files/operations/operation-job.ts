@@ -119,7 +119,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
       await deps.forget(ref.shareId, r.rel);
       job.progress(i + 1, sources.length, 'items');
     }
-    deps.logger.info('files deleted', { component: 'files', jobId: job.jobId, entries: sources.length, permanent: p.permanent });
+    deps.logger.info('files deleted', { logCode: 'files.deleted', component: 'files', jobId: job.jobId, entries: sources.length, permanent: p.permanent });
     return result;
   }
   const target = p.target as SharePath;
@@ -159,6 +159,7 @@ async function runOperation(deps: OperationJobDeps, job: JobContext<OperationJob
   }
   if (arrived.length > 0) deps.arrived(target.shareId, arrived);
   deps.logger.info(p.op === 'copy' ? 'files copied' : 'files moved', {
+    logCode: p.op === 'copy' ? 'files.copied' : 'files.moved',
     component: 'files',
     jobId: job.jobId,
     entries: sources.length,

@@ -41,6 +41,6 @@ export async function purgeTrash(deps: PurgeDeps, signal: AbortSignal): Promise<
       removed++;
     }
   }
-  if (removed > 0) deps.logger.info('recycle bin items purged by retention', { component: 'files', removed });
+  if (removed > 0) deps.logger.info('recycle bin items purged by retention', { logCode: 'files.trashPurged', component: 'files', removed });
   return removed;
 }

@@ -91,7 +91,14 @@ async function runTrashJob(deps: TrashJobDeps, kind: TrashJobKind, job: JobConte
     }
     job.progress(i + 1, rows.length, 'items');
   }
-  deps.logger.info('recycle bin items handled', { component: 'files', kind, shareId, done: result.done.length, skipped: result.skipped.length });
+  deps.logger.info('recycle bin items handled', {
+    logCode: 'files.trashHandled',
+    component: 'files',
+    kind,
+    shareId,
+    done: result.done.length,
+    skipped: result.skipped.length,
+  });
   return result;
 }
 

@@ -67,7 +67,13 @@ export class AuthService {
     const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
     if (!user || !ok || !user.active) {
       await this.deps.throttle.failed(client);
-      this.deps.logger.info('sign-in refused', { component: 'auth', username, address: client.address, knownDevice: client.device !== null });
+      this.deps.logger.info('sign-in refused', {
+        logCode: 'auth.signInRefused',
+        component: 'auth',
+        username,
+        address: client.address,
+        knownDevice: client.device !== null,
+      });
       throw new ProblemError('auth.credentials.invalid');
     }
     if (needsRehash(user.passwordHash)) await user.update({ passwordHash: await hashPassword(password) });
@@ -88,7 +94,7 @@ export class AuthService {
     await regenerate(req);
     req.session.userId = user.id;
     req.session.signedInAt = Date.now();
-    this.deps.logger.info('signed in', { component: 'auth', userId: user.id, how });
+    this.deps.logger.info('signed in', { logCode: 'auth.signedIn', component: 'auth', userId: user.id, username: user.username, how });
     return this.userInfo(req, user);
   }
 

@@ -89,7 +89,7 @@ export class TotpService {
     // Loaded on enrolment only, which is rare, rather than with every daemon start.
     const { default: QRCode } = await import('qrcode');
     const qrCode = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
-    this.deps.logger.info('TOTP enrolment started', { component: 'auth', userId });
+    this.deps.logger.info('TOTP enrolment started', { logCode: 'auth.totpEnrolmentStarted', component: 'auth', userId });
     return { secret, uri, qrCode };
   }
 
@@ -107,7 +107,7 @@ export class TotpService {
         { transaction },
       );
     });
-    this.deps.logger.info('TOTP turned on', { component: 'auth', userId });
+    this.deps.logger.info('TOTP turned on', { logCode: 'auth.totpOn', component: 'auth', userId });
     return { codes };
   }
 
@@ -142,7 +142,7 @@ export class TotpService {
       { usedAt: new Date().toISOString() },
       { where: { userId, codeHash: hashRecoveryCode(userId, code), usedAt: null } },
     );
-    if (changed > 0) this.deps.logger.info('recovery code used', { component: 'auth', userId });
+    if (changed > 0) this.deps.logger.info('recovery code used', { logCode: 'auth.recoveryCodeUsed', component: 'auth', userId });
     return changed > 0;
   }
 
@@ -155,6 +155,6 @@ export class TotpService {
       await this.deps.models.totp.destroy({ where: { userId }, transaction });
       await this.deps.models.recoveryCodes.destroy({ where: { userId }, transaction });
     });
-    this.deps.logger.info('TOTP turned off', { component: 'auth', userId });
+    this.deps.logger.info('TOTP turned off', { logCode: 'auth.totpOff', component: 'auth', userId });
   }
 }

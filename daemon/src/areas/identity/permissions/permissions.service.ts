@@ -48,7 +48,7 @@ export class PermissionsService {
       await this.deps.rights.assertAdminLeft(transaction);
       await onHost(() => syncProtocolGroups(this.deps.accounts, this.deps.rights, transaction));
     });
-    this.deps.logger.info('group grants set', { component: 'permissions', groupId, rights });
+    this.deps.logger.info('group grants set', { logCode: 'permissions.groupGrantsSet', component: 'permissions', groupId, name: group.name, rights });
     this.deps.events.rightsChanged(group.builtIn ? 'all' : await this.deps.groups.memberIds(group));
     return this.groupGrants(groupId);
   }
@@ -73,7 +73,7 @@ export class PermissionsService {
       await this.deps.rights.assertAdminLeft(transaction);
       await onHost(() => syncProtocolGroups(this.deps.accounts, this.deps.rights, transaction));
     });
-    this.deps.logger.info('user grants set', { component: 'permissions', userId, rights });
+    this.deps.logger.info('user grants set', { logCode: 'permissions.userGrantsSet', component: 'permissions', userId, username: user.username, rights });
     this.deps.events.rightsChanged([userId]);
     return this.userGrants(userId);
   }

@@ -55,6 +55,8 @@ export class GroupsService {
       name: group.name,
       gid: group.gid,
       description: group.description,
+      // Built-in groups cannot be changed, so their stored English description is always the default their name stands for.
+      descriptionCode: group.builtIn ? group.name : null,
       builtIn: group.builtIn,
       members: users.map((u) => ({ id: u.id, username: u.username })),
     };
@@ -102,7 +104,7 @@ export class GroupsService {
       });
       return row;
     });
-    this.deps.logger.info('group created', { component: 'users', groupId: group.id, name: group.name, gid: group.gid });
+    this.deps.logger.info('group created', { logCode: 'groups.created', component: 'users', groupId: group.id, name: group.name, gid: group.gid });
     return this.summary(group);
   }
 
@@ -153,7 +155,7 @@ export class GroupsService {
         await syncProtocolGroups(this.deps.accounts, this.deps.rights, transaction);
       });
     });
-    this.deps.logger.info('group deleted', { component: 'users', groupId, name: group.name, gid: group.gid });
+    this.deps.logger.info('group deleted', { logCode: 'groups.deleted', component: 'users', groupId, name: group.name, gid: group.gid });
     this.deps.events.rightsChanged(formerMembers);
   }
 }

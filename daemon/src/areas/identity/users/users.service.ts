@@ -172,11 +172,16 @@ export class UsersService {
       });
       return row;
     });
-    this.deps.logger.info('user created', { component: 'users', userId: user.id, username: user.username, uid: user.uid });
+    this.deps.logger.info('user created', { logCode: 'users.created', component: 'users', userId: user.id, username: user.username, uid: user.uid });
     // A new user may hold rights and share access at once (through the groups every user is in).
     this.deps.events.rightsChanged([user.id]);
     await this.deps.homes?.created({ id: user.id, username: user.username, uid: user.uid }).catch((err: unknown) => {
-      this.deps.logger.warn('home not created', { component: 'users', userId: user.id, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('home not created', {
+        logCode: 'users.homeNotCreated',
+        component: 'users',
+        userId: user.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
     });
     return this.summary(user);
   }
@@ -222,7 +227,7 @@ export class UsersService {
     });
     if (before.active && !user.active) {
       const ended = await this.deps.sessions.endUserSessions(userId);
-      this.deps.logger.info('user deactivated', { component: 'users', userId, sessionsEnded: ended });
+      this.deps.logger.info('user deactivated', { logCode: 'users.deactivated', component: 'users', userId, username: user.username, sessionsEnded: ended });
     }
     this.deps.events.rightsChanged([userId]);
     return this.summary(user);
@@ -252,12 +257,17 @@ export class UsersService {
       // userdel also takes the account out of every group, the SMB and SFTP ones included.
       await onHost(() => this.deps.accounts.deleteUser(user.username));
     });
-    this.deps.logger.info('user deleted', { component: 'users', userId, username: user.username, uid: user.uid });
+    this.deps.logger.info('user deleted', { logCode: 'users.deleted', component: 'users', userId, username: user.username, uid: user.uid });
     try {
       await this.deps.deleted?.(userId);
     } catch (err) {
       // The user is gone all the same; what another area kept for them is only logged.
-      this.deps.logger.warn('cleanup after user deletion failed', { component: 'users', userId, error: err instanceof Error ? err.message : String(err) });
+      this.deps.logger.warn('cleanup after user deletion failed', {
+        logCode: 'users.cleanupFailed',
+        component: 'users',
+        userId,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
     // The sessions went with the user row (cascade); the re-check closes their sockets.
     this.deps.events.rightsChanged([userId]);
@@ -298,6 +308,6 @@ export class UsersService {
       await onHost(() => this.deps.accounts.setPassword(user.username, password));
     });
     const ended = await this.deps.sessions.endUserSessions(userId, exceptSessionId);
-    this.deps.logger.info('password set', { component: 'users', userId, sessionsEnded: ended });
+    this.deps.logger.info('password set', { logCode: 'users.passwordSet', component: 'users', userId, username: user.username, sessionsEnded: ended });
   }
 }
