@@ -236,6 +236,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     unfinishedJobs: () => jobs.unfinished(),
     zoneChanged: async (from, to) => storageArea?.schedules.zoneChanged(from, to),
     pools: () => storageArea?.pools.lastRead() ?? null,
+    sessions: {
+      signedIn: () => sessionStore.signedIn(),
+      users: async (ids) => (await userRows.findAll({ where: { id: ids } })).map((u) => ({ id: u.id, username: u.username, displayName: u.displayName })),
+      smb: () => fileServices?.smbSessions() ?? Promise.resolve({ state: 'failed' }),
+    },
   });
   const network = await createNetworkArea({ mode: config.mode, dataDir: config.dataDir, clock, logger, topics, options: options.system?.network });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };

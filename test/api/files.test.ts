@@ -215,7 +215,8 @@ describe('files', () => {
       const res = await admin.request('GET', q('letters.txt'));
       expect(res.status).to.equal(200);
       expect(await res.text()).to.equal(content);
-      expect(res.headers.get('content-security-policy')).to.equal('sandbox');
+      expect(res.headers.get('content-security-policy')).to.equal("sandbox; frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options')).to.equal('DENY');
       expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(res.headers.get('accept-ranges')).to.equal('bytes');
       expect(res.headers.get('etag')).to.match(/^"[0-9a-z]+-[0-9a-z]+-[0-9a-z]+"$/);
@@ -223,7 +224,10 @@ describe('files', () => {
       expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="letters.txt"; filename*=UTF-8''letters.txt`);
       const inline = await admin.request('GET', q('letters.txt', '&inline=true'));
       expect(inline.headers.get('content-disposition')).to.match(/^inline;/);
-      expect(inline.headers.get('content-security-policy')).to.equal('sandbox');
+      // Shown in place it stays sandboxed (an origin of its own) and may be framed by the desktop only (the PDF preview).
+      expect(inline.headers.get('content-security-policy')).to.equal("sandbox; frame-ancestors 'self'");
+      expect(inline.headers.get('x-frame-options')).to.equal('SAMEORIGIN');
+      expect(inline.headers.get('x-content-type-options')).to.equal('nosniff');
     });
 
     it('names non-ASCII files per RFC 6266 with an ASCII fallback', async () => {

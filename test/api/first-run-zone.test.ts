@@ -40,6 +40,8 @@ describe('first-run setup sets the time zone', () => {
     expect(readlinkSync(path.join(root, 'etc/localtime'))).to.equal('../usr/share/zoneinfo/Europe/Vienna');
     const owner = await box.signIn('owner', 'a long owner password 1');
     expect(await owner.api.systemTime.time()).to.deep.include({ timeZone: 'Europe/Vienna', zones });
+    // The first administrator may mount shares at once: SMB and SFTP rights come with setup.
+    expect((await owner.api.users.list()).find((u) => u.username === 'owner')).to.include({ admin: true, smb: true, sftp: true });
     // Once set up, the list is the Time section's alone.
     await expectProblem(anon.api.firstRun.zones(), 'setup.done', 409);
   });

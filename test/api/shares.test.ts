@@ -38,6 +38,15 @@ describe('shares', () => {
       expect(listed.find((s) => s.id === share.id)).to.deep.include({ hostPath: folder });
     });
 
+    it('offers a new share over SMB and SFTP unless the client turns them off', async () => {
+      const { share } = await makeShare(admin, 'Offered');
+      expect((await admin.api.shares.details()).find((d) => d.id === share.id)).to.include({ smbEnabled: true, sftpEnabled: true, smbEncrypt: false });
+      const created = await admin.api.shares.create({ body: { name: 'Offered nowhere', hostPath: tempFolder(), smbEnabled: false, sftpEnabled: false } });
+      expect((await admin.api.shares.details()).find((d) => d.id === created.id)).to.include({ smbEnabled: false, sftpEnabled: false });
+      const smbOnly = await admin.api.shares.create({ body: { name: 'SMB only', hostPath: tempFolder(), sftpEnabled: false } });
+      expect((await admin.api.shares.details()).find((d) => d.id === smbOnly.id)).to.include({ smbEnabled: true, sftpEnabled: false });
+    });
+
     it('refuses relative, missing and non-folder paths with fs.share.folder_invalid', async () => {
       const folder = tempFolder();
       writeFileSync(path.join(folder, 'file'), 'x');

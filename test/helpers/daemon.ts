@@ -54,6 +54,9 @@ export async function startTestDaemon(
     },
     env: {},
     ...options,
+    // The project catalog on a loopback port nobody listens on: opening the App Center fetches it
+    // once, and a test must never reach the project's server.
+    store: { projectCatalogs: [{ id: 'cellar', name: 'Cellar', url: 'http://127.0.0.1:9/cellar/catalog.git' }], ...options.store },
   });
   await daemon.start();
   const url = daemon.url();

@@ -72,6 +72,14 @@ describe('system: a machine without the host tools', function () {
     expect(after.hosts).to.deep.equal([]);
   });
 
+  it('says on Overview that SMB sessions need smbstatus, naming the package, and still lists who is signed in', async () => {
+    const res = await call('GET', '/api/system/sessions');
+    expect(res.status).to.equal(200);
+    const sessions = (await res.json()) as { desktop: { username: string }[]; smb: unknown };
+    expect(sessions.smb).to.deep.equal({ state: 'missing', tool: 'smbstatus', package: 'samba' });
+    expect(sessions.desktop.map((u) => u.username)).to.include('admin');
+  });
+
   it('keeps users, shares, files, logs and the desktop working', async () => {
     expect((await call('GET', '/api/users')).status).to.equal(200);
     const user = await call('POST', '/api/users', { username: 'notools', password: 'a long enough password 1', displayName: 'No tools' });

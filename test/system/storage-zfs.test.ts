@@ -102,6 +102,8 @@ describe('storage on zfs-fuse', function () {
     // The share is the dataset's `files` folder; its recycle bin lies beside it on the same dataset.
     const mountpoint = path.join(work, 'mnt', poolName, 'shares', 'family-photos');
     expect(share).to.include({ kind: 'dataset', hostPath: path.join(mountpoint, 'files') });
+    // The client named no file services: a new share is offered over SMB and SFTP at once.
+    expect((await admin.api.shares.details()).find((d) => d.id === share!.id)).to.include({ smbEnabled: true, sftpEnabled: true, smbEncrypt: false });
     expect(statSync(share!.hostPath!).mode & 0o777).to.equal(0o755);
     writeFileSync(path.join(share!.hostPath!, 'a.txt'), 'first');
     expect(existsSync(path.join(share!.hostPath!, 'a.txt'))).to.equal(true);

@@ -8,6 +8,7 @@ const tools: Record<string, { feature: string; package: string }> = {
   smbd: { feature: 'Samba', package: 'samba' },
   smbpasswd: { feature: 'Samba', package: 'samba-common-bin' },
   smbcontrol: { feature: 'Samba', package: 'samba-common-bin' },
+  smbstatus: { feature: 'Samba', package: 'samba' },
   testparm: { feature: 'Samba', package: 'samba-common-bin' },
   sshd: { feature: 'SFTP', package: 'openssh-server' },
   journalctl: { feature: 'the system journal', package: 'systemd' },

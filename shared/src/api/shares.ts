@@ -43,6 +43,10 @@ export interface NewShare {
   description?: string;
   /** Absolute path of an existing folder on the host. */
   hostPath: string;
+  /** Offered over SMB; on unless the client says otherwise. */
+  smbEnabled?: boolean;
+  /** Offered over SFTP; on unless the client says otherwise. */
+  sftpEnabled?: boolean;
 }
 
 export interface ShareUpdate {
@@ -124,6 +128,8 @@ export const newShare = Joi.object<NewShare, true>({
   name: shareName().required(),
   description: description(),
   hostPath: Joi.string().min(1).max(4096).required(),
+  smbEnabled: Joi.boolean().default(true),
+  sftpEnabled: Joi.boolean().default(true),
 }).id('NewShare');
 
 export const shareUpdate = Joi.object<ShareUpdate, true>({

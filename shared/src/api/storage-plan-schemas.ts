@@ -11,7 +11,17 @@ export type StoragePlanRequest =
   | { kind: 'disk.replace'; pool: string; oldDisk: string; newDisk: string };
 
 export type SharePlanRequest =
-  { kind: 'share.create'; pool: string; name: string; quotaBytes?: number | null } | { kind: 'share.delete'; shareId: number; destroyData: boolean };
+  | {
+      kind: 'share.create';
+      pool: string;
+      name: string;
+      quotaBytes?: number | null;
+      /** Offered over SMB; on unless the client says otherwise, so a new share can be mounted at once. */
+      smbEnabled?: boolean;
+      /** Offered over SFTP; on unless the client says otherwise. */
+      sftpEnabled?: boolean;
+    }
+  | { kind: 'share.delete'; shareId: number; destroyData: boolean };
 
 export interface StoragePlanPreview {
   planId: string;
@@ -102,6 +112,8 @@ export const sharePlanRequest = Joi.alternatives<SharePlanRequest>()
             .integer()
             .min(1024 * 1024)
             .allow(null),
+          smbEnabled: Joi.boolean().default(true),
+          sftpEnabled: Joi.boolean().default(true),
         }),
       },
       {

@@ -24,9 +24,12 @@ export interface StoreSettings {
 
 export type StoreSettingsRequest = Partial<Pick<StoreSettings, 'policy' | 'dailyTime' | 'channel'>>;
 
-/** The last failure of a catalog's fetch: the last verified copy stays in use meanwhile. */
+/** The last failure of a catalog's fetch: the last verified copy, if there is one, stays in use meanwhile. */
 export interface CatalogError {
   code: string;
+  /** The code's parameters (store.fetch.failed: `reason`, `unreachable` when no connection to the server could be made). */
+  params: Record<string, string | number>;
+  /** The tool's own words, for support. */
   detail: string;
   at: string;
 }
@@ -113,7 +116,12 @@ const catalogInfoSchema = Joi.object<CatalogInfo, true>({
   enabled: Joi.boolean().required(),
   readToken: Joi.boolean().required(),
   state: Joi.string().valid('new', 'fetching', 'ok', 'failed').required(),
-  lastError: Joi.object<CatalogError, true>({ code: Joi.string().required(), detail: Joi.string().allow('').required(), at: isoTime().required() })
+  lastError: Joi.object<CatalogError, true>({
+    code: Joi.string().required(),
+    params: Joi.object().pattern(Joi.string(), [Joi.string(), Joi.number()]).required(),
+    detail: Joi.string().allow('').required(),
+    at: isoTime().required(),
+  })
     .allow(null)
     .required(),
   lastFetchAt: isoTime().allow(null).required(),

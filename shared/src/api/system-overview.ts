@@ -22,6 +22,39 @@ export interface SystemOverview {
   daemonStartedAt: string;
 }
 
+/** A user signed in to the desktop: their live sessions of the daemon (browsers, the console). */
+export interface SignedInUser {
+  userId: number;
+  username: string;
+  displayName: string;
+  sessions: number;
+  /** The earliest sign-in of those sessions, in UTC. */
+  since: string | null;
+}
+
+/** An open SMB session as smbd tells it: who, from where, and the shares they have open. */
+export interface SmbSession {
+  username: string;
+  /** The client's address (or name). */
+  client: string;
+  /** The SMB dialect, e.g. SMB3_11. */
+  protocol: string;
+  encrypted: boolean;
+  shares: string[];
+}
+
+/**
+ * What the host says of open SMB sessions: the list; or that the tool that tells (`smbstatus`) is
+ * not installed, with the Debian package to install; or that asking it failed.
+ */
+export type SmbSessions = { state: 'ok'; sessions: SmbSession[] } | { state: 'missing'; tool: string; package: string } | { state: 'failed' };
+
+/** Who uses the box now (System, Overview): signed in to the desktop, and over SMB. */
+export interface SystemSessions {
+  desktop: SignedInUser[];
+  smb: SmbSessions;
+}
+
 export type PowerAction = 'restart' | 'shutdown';
 
 export interface PowerRequest {
@@ -64,6 +97,40 @@ export const systemOverview = Joi.object<SystemOverview, true>({
   daemonStartedAt: isoTime().required(),
 }).id('SystemOverview');
 
+export const systemSessions = Joi.object<SystemSessions, true>({
+  desktop: Joi.array()
+    .items(
+      Joi.object<SignedInUser, true>({
+        userId: id().required(),
+        username: Joi.string().required(),
+        displayName: Joi.string().allow('').required(),
+        sessions: Joi.number().integer().min(1).required(),
+        since: isoTime().allow(null).required(),
+      }).id('SignedInUser'),
+    )
+    .required(),
+  smb: Joi.alternatives()
+    .try(
+      Joi.object({
+        state: Joi.string().valid('ok').required(),
+        sessions: Joi.array()
+          .items(
+            Joi.object<SmbSession, true>({
+              username: Joi.string().allow('').required(),
+              client: Joi.string().allow('').required(),
+              protocol: Joi.string().allow('').required(),
+              encrypted: Joi.boolean().required(),
+              shares: Joi.array().items(Joi.string()).required(),
+            }).id('SmbSession'),
+          )
+          .required(),
+      }),
+      Joi.object({ state: Joi.string().valid('missing').required(), tool: Joi.string().required(), package: Joi.string().required() }),
+      Joi.object({ state: Joi.string().valid('failed').required() }),
+    )
+    .required(),
+}).id('SystemSessions');
+
 export const powerRequest = Joi.object<PowerRequest, true>({ action: Joi.string().valid('restart', 'shutdown').required() }).id('PowerRequest');
 
 const cutJobs = Joi.array()
@@ -94,6 +161,16 @@ export const systemOverviewRoutes = {
     summary: 'Version, commit, operating system, kernel, machine, processor, memory, host name and uptime; the `system/monitor` topic shows the load live',
     status: 200,
     response: systemOverview,
+    errors: [],
+  }),
+  sessions: defineRoute({
+    id: 'system.sessions',
+    method: 'GET',
+    path: '/api/system/sessions',
+    access: 'admin',
+    summary: 'Who is signed in to the desktop, and the open SMB sessions as smbstatus tells them (or that it is not installed: the package to install)',
+    status: 200,
+    response: systemSessions,
     errors: [],
   }),
   powerState: defineRoute({

@@ -71,12 +71,16 @@ function rangeStillValid(req: Request, etag: string, lastModified: string): bool
 /**
  * Sends an opened file: validators, conditional 304, ranges (206/416), disposition, and
  * the headers that keep a browser from running what it downloads (CSP sandbox, nosniff).
+ * Shown in place (`inline`), the file may be framed by the desktop's own pages only, for the
+ * browser's PDF viewer in the Files preview; the sandbox gives it an origin of its own, so
+ * nothing in it can script the desktop. A download may not be framed at all.
  * The bytes follow the client's pace (send-range.ts); the handle is always closed.
  */
 export async function sendFile(req: Request, res: Response, file: OpenFile, inline: boolean): Promise<void> {
   const etag = etagOf({ ino: file.ino, size: BigInt(file.size), mtimeNs: file.mtimeNs });
   const lastModified = lastModifiedOf(file);
-  res.setHeader('Content-Security-Policy', 'sandbox');
+  res.setHeader('Content-Security-Policy', inline ? "sandbox; frame-ancestors 'self'" : "sandbox; frame-ancestors 'none'");
+  res.setHeader('X-Frame-Options', inline ? 'SAMEORIGIN' : 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('ETag', etag);
   res.setHeader('Last-Modified', lastModified);

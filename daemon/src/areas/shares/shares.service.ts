@@ -89,15 +89,25 @@ export class SharesService {
     const others = await shares.findAll({ attributes: ['id', 'hostPath'] });
     const hostPath = await checkHostFolder(body.hostPath, this.deps.dataDir, others);
     const row = await this.uniqueName(body.name, () =>
-      shares.create({ name: body.name, description: body.description ?? '', hostPath, createdAt: new Date().toISOString() }),
+      shares.create({
+        name: body.name,
+        description: body.description ?? '',
+        hostPath,
+        smbEnabled: body.smbEnabled ?? true,
+        sftpEnabled: body.sftpEnabled ?? true,
+        createdAt: new Date().toISOString(),
+      }),
     );
     this.deps.logger.info('share registered', { logCode: 'shares.registered', component: 'shares', shareId: row.id, name: row.name, hostPath });
     this.changed();
     return this.info(row, 'readWrite', true);
   }
 
-  /** Registers a share on a dataset the storage area created through a plan (share.create). */
-  async registerDataset(share: { name: string; dataset: string; hostPath: string }): Promise<number> {
+  /**
+   * Registers a share on a dataset the storage area created through a plan (share.create), offered
+   * over the services the plan names; homes name none (they are served as homes).
+   */
+  async registerDataset(share: { name: string; dataset: string; hostPath: string; services?: { smbEnabled: boolean; sftpEnabled: boolean } }): Promise<number> {
     const { shares } = this.deps.models;
     const row = await this.uniqueName(share.name, () =>
       shares.create({
@@ -106,6 +116,8 @@ export class SharesService {
         kind: 'dataset',
         dataset: share.dataset,
         hostPath: share.hostPath,
+        smbEnabled: share.services?.smbEnabled ?? false,
+        sftpEnabled: share.services?.sftpEnabled ?? false,
         createdAt: new Date().toISOString(),
       }),
     );

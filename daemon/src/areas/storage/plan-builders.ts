@@ -12,7 +12,14 @@ export interface PlanStep {
 }
 
 /** What the service does after the commands succeeded (shares are registered or removed). */
-export type PlanFollowUp = { kind: 'share.register'; name: string; dataset: string } | { kind: 'share.remove'; shareId: number } | null;
+export type PlanFollowUp =
+  { kind: 'share.register'; name: string; dataset: string; services: ShareServices } | { kind: 'share.remove'; shareId: number } | null;
+
+/** Which file services offer a share the plan registers. */
+export interface ShareServices {
+  smbEnabled: boolean;
+  sftpEnabled: boolean;
+}
 
 export interface PlanBody {
   kind: StoragePlanKind;
@@ -90,11 +97,11 @@ export function shareDataset(pool: string, name: string): string {
 }
 
 /** Without `-p`, so a dataset that appeared meanwhile fails the plan instead of being taken over. */
-export function shareCreatePlan(name: string, dataset: string, quotaBytes: number | null, parentExists: boolean): PlanBody {
+export function shareCreatePlan(name: string, dataset: string, quotaBytes: number | null, parentExists: boolean, services: ShareServices): PlanBody {
   const parent = dataset.slice(0, dataset.lastIndexOf('/'));
   const steps: PlanStep[] = parentExists ? [] : [{ argv: ['zfs', 'create', parent], disks: [] }];
   steps.push({ argv: ['zfs', 'create', ...(quotaBytes ? ['-o', `quota=${quotaBytes}`] : []), dataset], disks: [] });
-  return { kind: 'share.create', steps, destroys: [], warnings: [], after: { kind: 'share.register', name, dataset } };
+  return { kind: 'share.create', steps, destroys: [], warnings: [], after: { kind: 'share.register', name, dataset, services } };
 }
 
 /** Keeping data unregisters the share only; destroying lists every snapshot that goes with the dataset. */

@@ -17,6 +17,7 @@ import {
   type PlanBody,
   type PlanFollowUp,
   type PlanStep,
+  type ShareServices,
 } from './plan-builders.ts';
 import type { PlanStore } from './plan-store.ts';
 import type { SnapshotsService } from './snapshots.service.ts';
@@ -29,7 +30,7 @@ export interface DatasetShares {
   find(shareId: number): Promise<{ id: number; name: string; dataset: string | null } | null>;
   /** Share names on a pool's datasets (export warnings). */
   namesOnPool(pool: string): Promise<string[]>;
-  register(share: { name: string; dataset: string; hostPath: string }): Promise<number>;
+  register(share: { name: string; dataset: string; hostPath: string; services?: ShareServices }): Promise<number>;
   remove(shareId: number): Promise<void>;
 }
 
@@ -72,7 +73,8 @@ export class PlansService {
       if (await shares.nameTaken(request.name)) throw new ProblemError('fs.share.name_taken', { name: request.name });
       const dataset = shareDataset(request.pool, request.name);
       if (await zfs.exists(dataset)) throw new ProblemError('fs.share.name_taken', { name: request.name });
-      return this.deps.store.add(shareCreatePlan(request.name, dataset, request.quotaBytes ?? null, await zfs.exists(`${request.pool}/shares`)));
+      const services = { smbEnabled: request.smbEnabled ?? true, sftpEnabled: request.sftpEnabled ?? true };
+      return this.deps.store.add(shareCreatePlan(request.name, dataset, request.quotaBytes ?? null, await zfs.exists(`${request.pool}/shares`), services));
     }
     const share = await shares.find(request.shareId);
     if (!share) throw new ProblemError('fs.share.not_found', { shareId: request.shareId });
@@ -175,6 +177,6 @@ export class PlansService {
     const mountpoint = dataset?.props.get('mountpoint');
     if (!mountpoint || !mountpoint.startsWith('/')) throw new ProblemError('storage.dataset.not_found', { dataset: after.dataset });
     // The share is the dataset's `files` folder, so its recycle bin sits beside it on the same dataset.
-    await this.deps.shares.register({ name: after.name, dataset: after.dataset, hostPath: await makeShareTree(mountpoint) });
+    await this.deps.shares.register({ name: after.name, dataset: after.dataset, hostPath: await makeShareTree(mountpoint), services: after.services });
   }
 }

@@ -27,6 +27,10 @@ export interface VerifiedCopy {
 /** A fetched catalog copy (shallow repository and checkout) may take this much disk at most. */
 export const defaultMaxCatalogBytes = 2 * 1024 * 1024 * 1024;
 
+/** What git (curl) and ssh say when no connection to the server could be made at all. */
+const unreachable =
+  /Could not resolve host|Could not resolve hostname|Failed to connect to|Couldn't connect to server|Connection refused|Connection timed out|Network is unreachable|No route to host|Temporary failure in name resolution/;
+
 export const isSshUrl = (url: string) => !/^https?:\/\//.test(url);
 
 /**
@@ -121,7 +125,10 @@ export class CatalogCopies {
             { detail: `The server's SSH host key differs from the one pinned on the first fetch (${pinned}); the last verified copy stays in use` },
           );
         }
-        throw new ProblemError('store.fetch.failed', { reason: err.reason }, { detail: err.message.slice(0, 500) });
+        // A server the box cannot reach (no network, no name service, nothing listening) is told apart so
+        // the owner reads what to check instead of git's words, which stay in the detail.
+        const reason = err.reason === 'exit' && unreachable.test(err.stderr) ? 'unreachable' : err.reason;
+        throw new ProblemError('store.fetch.failed', { reason }, { detail: err.message.slice(0, 500) });
       });
       const index = await verifyCopy(root, target.signed ? this.deps.keys : null);
       // The swap: a new link renamed over the old one, atomic for readers.

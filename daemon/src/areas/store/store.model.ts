@@ -18,7 +18,10 @@ export class CatalogRow extends Model {
   declare branch: string | null;
 
   get parsedError(): CatalogError | null {
-    return this.lastError ? (JSON.parse(this.lastError) as CatalogError) : null;
+    if (!this.lastError) return null;
+    // Errors kept before the parameters were kept have none.
+    const kept = JSON.parse(this.lastError) as Omit<CatalogError, 'params'> & { params?: CatalogError['params'] };
+    return { ...kept, params: kept.params ?? {} };
   }
 }
 

@@ -266,7 +266,11 @@ export class StoreService {
       });
     } catch (err) {
       const problem = err instanceof ProblemError ? err : new ProblemError('store.fetch.failed', { reason: 'error' }, { cause: err });
-      await row.update({ state: 'failed', lastFetchAt: at, lastError: JSON.stringify({ code: problem.code, detail: problem.message, at }) });
+      await row.update({
+        state: 'failed',
+        lastFetchAt: at,
+        lastError: JSON.stringify({ code: problem.code, params: plainParams(problem.params), detail: problem.message, at }),
+      });
       this.deps.logger.warn('store catalog fetch refused', {
         logCode: 'store.catalogFetchRefused',
         component: 'store',
@@ -288,4 +292,9 @@ export class StoreService {
       .then((state) => this.deps.publisher.publish(topicName.storeAdmin, 'changed', state))
       .catch((err: unknown) => this.deps.logger.warn('store state not published', { component: 'store', error: String(err) }));
   }
+}
+
+/** The parameters a catalog's last error keeps: words and numbers, which the web puts in its message; lists are left out. */
+function plainParams(params: Record<string, unknown> | undefined): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(params ?? {}).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number'));
 }

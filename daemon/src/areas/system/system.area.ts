@@ -17,6 +17,7 @@ import { defineArea } from '../area.ts';
 import type { FirstRunSetup } from './first-run.ts';
 import { monitorTopic } from './monitor.topic.ts';
 import { OverviewService } from './overview.service.ts';
+import { SessionsService, type SessionsDeps } from './sessions.service.ts';
 import { PowerService } from './power.service.ts';
 import { regionBackupPart } from './region.backup.ts';
 import { ResourceMonitor } from './resource-monitor.ts';
@@ -55,6 +56,8 @@ export interface SystemAreaDeps {
   zoneChanged(from: string, to: string): Promise<void>;
   /** The pools as last read, for each pool's disk throughput. */
   pools(): PoolList | null;
+  /** Who is signed in and the open SMB sessions (Overview). */
+  sessions: SessionsDeps;
   options?: SystemHostOptions;
 }
 
@@ -77,6 +80,7 @@ export async function createSystemArea(deps: SystemAreaDeps) {
   });
   await time.init();
   const overview = new OverviewService({ runner, startedAt: deps.startedAt });
+  const sessions = new SessionsService(deps.sessions);
   const power = new PowerService({ runner, unfinishedJobs: deps.unfinishedJobs, clock, logger, delayMs: deps.options?.powerDelayMs ?? 5000 });
   // Pool members change rarely: resolved again only when the pools were read again.
   let members: { readAt: string; map: Map<string, string[]> } | null = null;
@@ -111,7 +115,7 @@ export async function createSystemArea(deps: SystemAreaDeps) {
       tableRoutes(api.system, systemHandlers(deps.system)),
       tableRoutes(api.firstRun, firstRunHandlers(deps.setup)),
       tableRoutes(api.systemTime, systemTimeHandlers(time)),
-      tableRoutes(api.systemOverview, systemOverviewHandlers(overview, power)),
+      tableRoutes(api.systemOverview, systemOverviewHandlers(overview, power, sessions)),
     ],
     backupPart: regionBackupPart({ db: deps.db, system: deps.system }),
     time,

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { SmbSessions } from '../../../../shared/src/api/system-overview.ts';
 import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
 import { shareAcl } from './acl.ts';
@@ -9,6 +10,7 @@ import type { FileServicesState, ReservedNames } from './file-share.ts';
 import { SftpChroots } from './sftp-chroots.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
 import { sftpMounts, sshdConf, type SftpDeployment } from './sshd-conf.ts';
+import { readSmbSessions } from './smb-status.ts';
 import { setTreeAcl, type TreeAclDeps } from './tree-acl.ts';
 
 /** Where and how this machine runs Samba and sshd (the box's system services, or a test instance). */
@@ -63,6 +65,11 @@ export class FileServices {
   constructor(private readonly deps: FileServicesDeps) {
     this.chroots = new SftpChroots(deps.runner, deps.logger, deps.deployment.sftp.chrootBase);
     this.keeper = new AclKeeper({ logger: deps.logger, apply: deps.runner.apply, trashFolder: deps.reserved.trashFolder });
+  }
+
+  /** The open SMB sessions of the smbd this configures (Overview). */
+  smbSessions(): Promise<SmbSessions> {
+    return readSmbSessions(this.deps.runner, this.deps.deployment.smb.confPath);
   }
 
   /** Applies the current state after the quiet time; resolves when a pass that saw this call is done. */

@@ -16,12 +16,26 @@ export class StoreStateStore {
     });
   }
 
+  private firstLoad = true;
+
   async reload(): Promise<void> {
     try {
       this.state = await api.store.state();
       this.error = null;
+      if (this.firstLoad) this.fetchNeverFetched(this.state);
+      this.firstLoad = false;
     } catch (err) {
       this.error = err;
+    }
+  }
+
+  /**
+   * A new box calls out for its project catalogs only once an administrator opens the App Center:
+   * the first open fetches each one never fetched; after that the daily check and "Fetch now" do.
+   */
+  private fetchNeverFetched(state: StoreState): void {
+    for (const c of state.catalogs) {
+      if (c.builtIn && c.enabled && c.state === 'new') void api.store.sync({ params: { key: c.key } }).catch((err: unknown) => (this.error = err));
     }
   }
 }

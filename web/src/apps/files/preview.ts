@@ -1,11 +1,12 @@
 import { filesRoutes, type FileEntry } from '../../../../shared/src/api/files.ts';
 import { buildUrl } from '../../../../shared/src/client.ts';
 
-export type PreviewKind = 'image' | 'text' | 'audio' | 'video';
+export type PreviewKind = 'image' | 'text' | 'pdf' | 'audio' | 'video';
 
 const kinds: [RegExp, PreviewKind][] = [
   [/\.(jpe?g|png|gif|webp|avif|bmp)$/i, 'image'],
   [/\.(txt|log|md|csv|json|ya?ml|ini|conf)$/i, 'text'],
+  [/\.pdf$/i, 'pdf'],
   [/\.(mp3|ogg|oga|opus|wav|flac|m4a)$/i, 'audio'],
   [/\.(mp4|webm|ogv|m4v)$/i, 'video'],
 ];

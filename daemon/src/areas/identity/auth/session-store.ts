@@ -125,6 +125,18 @@ export class SqliteSessionStore extends session.Store {
     return this.alive(await this.lookup(sid));
   }
 
+  /** The live signed-in sessions: whose, and since when (Overview's signed-in users). */
+  async signedIn(): Promise<{ userId: number; signedInAt: number | null }[]> {
+    const rows = await this.rows.findAll({
+      where: { userId: { [Op.ne]: null }, expiresAt: { [Op.gt]: Date.now() } },
+      attributes: ['userId', 'data', 'expiresAt'],
+    });
+    return rows.flatMap((row) => {
+      const data = this.alive(row);
+      return data && row.userId !== null ? [{ userId: row.userId, signedInAt: data.signedInAt ?? null }] : [];
+    });
+  }
+
   async purgeExpired(): Promise<number> {
     for (const [sid, entry] of this.cache) if (entry.expiresAt <= Date.now()) this.cache.delete(sid);
     return this.rows.destroy({ where: { expiresAt: { [Op.lte]: Date.now() } } });
