@@ -103,10 +103,9 @@ describe('e2e: shares on pools in the Control Panel, reached over SMB (zfs-fuse,
       (text) => text.includes('[Family]') && text.includes(`path = ${folder}`) && text.includes(accounts.writer),
       'the share in smb.conf',
     );
-    // zfs-fuse has no POSIX ACLs (setfacl: "Operation not supported"), so the administrator's
-    // entry of the share ACL is stood in for by owning the dataset; the test's folders above it open to be walked.
+    // zfs-fuse has no POSIX ACLs: the daemon gives the share's group the dataset (group modes), nothing
+    // is stood in for here. Only the test's own folders above it open to be walked, as a box's are.
     for (let dir = path.dirname(folder); dir !== path.dirname(disks.work); dir = path.dirname(dir)) chmodSync(dir, 0o755);
-    sh(['chown', accounts.writer, folder]);
     const upload = path.join(services.root, 'hello.txt');
     sh(['sh', '-c', `printf 'hello from a laptop' > ${upload}`]);
     const put = await smb('Family', accounts.writer, `put ${upload} hello.txt`);
