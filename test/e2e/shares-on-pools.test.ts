@@ -113,6 +113,25 @@ describe('e2e: shares on pools in the Control Panel, reached over SMB (zfs-fuse,
     expect(readFileSync(path.join(folder, 'hello.txt'), 'utf8')).to.equal('hello from a laptop');
   });
 
+  it('the Files app writes into it as before, and the file it made is the granted users’ over SMB too', async () => {
+    const share = (await admin.api.shares.details()).find((s) => s.name === 'Family')!;
+    const res = await admin.request('PUT', `/api/files/${share.id}/content?path=from-files.txt`, {
+      body: 'made in Files',
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect(res.status, await res.clone().text()).to.be.oneOf([200, 201]);
+    expect(readFileSync(path.join(share.hostPath!, 'from-files.txt'), 'utf8')).to.equal('made in Files');
+    // The daemon made it as root; the share's group and modes come after a short quiet time.
+    const upload = path.join(services.root, 'over.txt');
+    sh(['sh', '-c', `printf 'changed over SMB' > ${upload}`]);
+    await eventually(
+      async () => (await smb('Family', accounts.writer, `put ${upload} from-files.txt`)).code,
+      (code) => code === 0,
+      'the Files app’s file written over SMB',
+    );
+    expect(readFileSync(path.join(share.hostPath!, 'from-files.txt'), 'utf8')).to.equal('changed over SMB');
+  });
+
   it('deletes the share keeping its data, after a preview and a confirmation', async () => {
     const share = (await admin.api.shares.details()).find((s) => s.name === 'Family')!;
     await page.goto(`${started!.box.url}${cp}/${share.id}`);

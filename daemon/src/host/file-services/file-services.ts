@@ -10,7 +10,7 @@ import { SftpChroots } from './sftp-chroots.ts';
 import { ShareGroups } from './share-groups.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
 import { sftpMounts, sshdConf, type SftpDeployment } from './sshd-conf.ts';
-import { setTreeAcl, setTreeModes, type TreeAclDeps } from './tree-acl.ts';
+import { refusesAcls, setTreeAcl, setTreeModes, type TreeAclDeps } from './tree-acl.ts';
 
 /** Where and how this machine runs Samba and sshd (the box's system services, or a test instance). */
 export interface FileServicesDeployment {
@@ -196,19 +196,13 @@ export class FileServices {
       if (this.applied.acl.get(share.id) === key) continue;
       // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
       try {
-        if (!this.groupModesOf(share)) {
-          try {
-            await setTreeAcl(this.treeAcl(), share.hostPath, '', acl);
-            // Folder holders (apps' mappings) after the share-wide pass, which would wipe their entries.
-            await applyHolders(this.treeAcl(), share, (folder) => this.deps.logger.warn('held folder not found', { component, shareId: share.id, folder }));
-            this.groupModes.delete(share.id);
-            this.applied.acl.set(share.id, key);
-            continue;
-          } catch (err) {
-            if (!aclsRefused(err)) throw err;
-          }
+        if (this.groupModesOf(share) || (await refusesAcls(this.treeAcl(), share.hostPath))) await this.applyGroupModes(share);
+        else {
+          await setTreeAcl(this.treeAcl(), share.hostPath, '', acl);
+          // Folder holders (apps' mappings) after the share-wide pass, which would wipe their entries.
+          await applyHolders(this.treeAcl(), share, (folder) => this.deps.logger.warn('held folder not found', { component, shareId: share.id, folder }));
+          this.groupModes.delete(share.id);
         }
-        await this.applyGroupModes(share);
         this.applied.acl.set(share.id, key);
       } catch (err) {
         this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });
@@ -225,10 +219,12 @@ export class FileServices {
    * have no shell. What apps' folder holders would get cannot be said with one group: they get nothing.
    */
   private async applyGroupModes(share: FileShare): Promise<void> {
-    const gid = await this.groups.ensure(
+    const { gid, missing } = await this.groups.ensure(
       share.id,
       share.users.map((u) => u.username),
     );
+    // A user without a system account reaches nothing over SMB or SFTP either (development machines).
+    if (missing.length) this.deps.logger.warn('share users without a system account left out of the share group', { component, shareId: share.id, missing });
     await setTreeModes(this.treeAcl(), share.hostPath, '', gid);
     if (!this.groupModesOf(share)) {
       this.deps.logger.info('share access enforced by group modes: its file system has no POSIX ACLs', {
@@ -293,11 +289,6 @@ export class FileServices {
     const result = await this.deps.runner.run(argv, { allowFailure: true, timeoutMs: 30_000 });
     if (result.exitCode !== 0) this.deps.logger.warn('reload failed', { component, argv, exitCode: result.exitCode, stderr: result.stderr.trim() });
   }
-}
-
-/** setfacl refused by the file system (EOPNOTSUPP), as zfs-fuse does. */
-function aclsRefused(err: unknown): boolean {
-  return err instanceof CommandError && err.result.stderr.includes('Operation not supported');
 }
 
 function describe(err: unknown): string {

@@ -51,6 +51,24 @@ export async function setTreeAcl(deps: TreeAclDeps, shareRoot: string, rel: stri
 }
 
 /**
+ * Whether the share folder's file system refuses POSIX ACLs (zfs-fuse answers EOPNOTSUPP). Tried
+ * with a named entry for uid 0, which needs no name looked up: setfacl sets an ACL of base entries
+ * only as a plain chmod, which would tell nothing. The share-wide pass that follows replaces it.
+ * False for a share folder that is a link, which setTreeAcl leaves alone too.
+ */
+export async function refusesAcls(deps: TreeAclDeps, shareRoot: string): Promise<boolean> {
+  if (!deps.runner.apply) return false;
+  const top = await openTop(shareRoot, '');
+  if (!top) return false;
+  try {
+    const r = await deps.runner.run(['setfacl', '-m', 'u:0:rwx', '--', childPath(top.fd)], { allowFailure: true, timeoutMs });
+    return r.exitCode !== 0 && r.stderr.includes('Operation not supported');
+  } finally {
+    closeSync(top.fd);
+  }
+}
+
+/**
  * Gives `rel` inside the share and everything below it the share's group and the group modes
  * (groupMode), for file systems that refuse POSIX ACLs (zfs-fuse). Walked by descriptors as
  * setTreeAcl is, links skipped, the old in-share recycle bin left out; each held entry is
