@@ -103,15 +103,33 @@ describe('e2e: shares on pools in the Control Panel, reached over SMB (zfs-fuse,
       (text) => text.includes('[Family]') && text.includes(`path = ${folder}`) && text.includes(accounts.writer),
       'the share in smb.conf',
     );
-    // zfs-fuse has no POSIX ACLs (setfacl: "Operation not supported"), so the administrator's
-    // entry of the share ACL is stood in for by owning the dataset; the test's folders above it open to be walked.
+    // zfs-fuse has no POSIX ACLs: the daemon gives the share's group the dataset (group modes), nothing
+    // is stood in for here. Only the test's own folders above it open to be walked, as a box's are.
     for (let dir = path.dirname(folder); dir !== path.dirname(disks.work); dir = path.dirname(dir)) chmodSync(dir, 0o755);
-    sh(['chown', accounts.writer, folder]);
     const upload = path.join(services.root, 'hello.txt');
     sh(['sh', '-c', `printf 'hello from a laptop' > ${upload}`]);
     const put = await smb('Family', accounts.writer, `put ${upload} hello.txt`);
     expect(put.code, put.stdout + put.stderr).to.equal(0);
     expect(readFileSync(path.join(folder, 'hello.txt'), 'utf8')).to.equal('hello from a laptop');
+  });
+
+  it('the Files app writes into it as before, and the file it made is the granted users’ over SMB too', async () => {
+    const share = (await admin.api.shares.details()).find((s) => s.name === 'Family')!;
+    const res = await admin.request('PUT', `/api/files/${share.id}/content?path=from-files.txt`, {
+      body: 'made in Files',
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect(res.status, await res.clone().text()).to.be.oneOf([200, 201]);
+    expect(readFileSync(path.join(share.hostPath!, 'from-files.txt'), 'utf8')).to.equal('made in Files');
+    // The daemon made it as root; the share's group and modes come after a short quiet time.
+    const upload = path.join(services.root, 'over.txt');
+    sh(['sh', '-c', `printf 'changed over SMB' > ${upload}`]);
+    await eventually(
+      async () => (await smb('Family', accounts.writer, `put ${upload} from-files.txt`)).code,
+      (code) => code === 0,
+      'the Files app’s file written over SMB',
+    );
+    expect(readFileSync(path.join(share.hostPath!, 'from-files.txt'), 'utf8')).to.equal('changed over SMB');
   });
 
   it('deletes the share keeping its data, after a preview and a confirmation', async () => {

@@ -49,6 +49,7 @@ describe('app storage mappings on the disk (root, real accounts and ACLs)', func
       check: ['true'],
       reload: ['true'],
     },
+    shareGroupPrefix: `cfas${process.pid}-share-`,
   };
 
   /** Waits until the app's entry on `rel` is present (or absent): the file services apply after a quiet time. */

@@ -60,6 +60,8 @@ export class FileServicesBox {
   readonly root = `/srv/cellar-fs-test-${process.pid}`;
   readonly shares = { docs: path.join(this.root, 'shares', 'docs'), vault: path.join(this.root, 'shares', 'vault') };
   readonly smbConf = path.join(this.root, 'samba', 'smb.conf');
+  /** Groups of shares kept by group modes (file systems without ACLs): a prefix no real group has. */
+  readonly shareGroupPrefix = `cfst${process.pid}-share-`;
   state: FileServicesState = { shares: [], smbUsers: [], sftpUsers: [] };
   services!: FileServices;
   private readonly daemons: ChildProcess[] = [];
@@ -107,6 +109,7 @@ export class FileServicesBox {
         check: ['/usr/sbin/sshd', '-t', '-f', path.join(ssh, 'sshd_config')],
         reload: ['pkill', '--signal', 'HUP', '--pidfile', path.join(ssh, 'sshd.pid')],
       },
+      shareGroupPrefix: this.shareGroupPrefix,
     };
   }
 
@@ -171,6 +174,8 @@ export class FileServicesBox {
     for (const target of mounts.sort((a, b) => b.length - a.length)) await sh(['umount', '--lazy', target]);
     for (const username of Object.values(accounts)) await sh(['userdel', username]);
     await sh(['groupdel', sftpGroup]);
+    const groups = (await sh(['getent', 'group'])).stdout.split('\n').map((line) => line.split(':')[0] ?? '');
+    for (const group of groups.filter((g) => g.startsWith(this.shareGroupPrefix))) await sh(['groupdel', group]);
     await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -9,7 +9,7 @@ import { InstallerClient } from '../../console/src/node/installer-client.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { httpsClient, type HttpsAnswer } from '../helpers/https-client.ts';
 import { makePoolAndShare, poolName, sftp, shareName, smb, type FileClients, type Run } from './box-files.ts';
-import { currentMedium } from './medium-cache.ts';
+import { currentMedium, imageFile } from './medium-cache.ts';
 import { Vm } from './qemu.ts';
 import { installWithWizard } from './wizard-in-chromium.ts';
 
@@ -285,8 +285,16 @@ describe('the installation medium in a virtual machine', function () {
     await medium.waitExit(10 * minute);
   });
 
-  it('boots the installed disk by BIOS: HTTPS to the pinned root, sign-in, a pool on the third disk with a share reached over SMB and SFTP, then restarts', async () => {
+  it('gave the installed box SSH host keys of its own, not the system image’s that every box from this medium would share', () => {
     hostKey = onDisk('host-key', (mnt) => readFileSync(path.join(mnt, 'etc/ssh/ssh_host_ed25519_key.pub'), 'utf8'));
+    const blob = (key: string) => key.trim().split(/\s+/).slice(0, 2).join(' ');
+    const imageKey = imageFile(iso, work, 'etc/ssh/ssh_host_ed25519_key.pub');
+    expect(blob(imageKey)).to.match(/^ssh-ed25519 \S+$/);
+    expect(blob(hostKey)).to.match(/^ssh-ed25519 \S+$/);
+    expect(blob(hostKey)).to.not.equal(blob(imageKey));
+  });
+
+  it('boots the installed disk by BIOS: HTTPS to the pinned root, sign-in, a pool on the third disk with a share reached over SMB and SFTP, then restarts', async () => {
     await bootInstalled(
       'bios',
       async (send, files) => {
@@ -297,9 +305,8 @@ describe('the installation medium in a virtual machine', function () {
         await smbUntil(files, 'ls');
         const signedIn = sftp(files, hostKey, ['pwd']);
         expect(signedIn.code, signedIn.output).to.equal(0);
-        // A file each way. On zfs-fuse the share's ACLs cannot be set (setfacl: Operation not supported) and both writes are
-        // refused today; the read-back after the reboot checks whichever went through, and the writes' own assertion returns
-        // with the fix (see docs/installer.md, Not yet).
+        // A file each way; whether it worked is asserted by the last test, so the restart and the reboot are checked either way.
+        // zfs-fuse refuses POSIX ACLs: the share's grants are group modes there (docs/shares.md).
         writeFileSync(path.join(work, 'by-smb.txt'), contents['by-smb.txt']);
         writeFileSync(path.join(work, 'by-sftp.txt'), contents['by-sftp.txt']);
         writes.push({ what: 'SMB put', ...smb(files, `put ${path.join(work, 'by-smb.txt')} by-smb.txt`) });
@@ -332,6 +339,12 @@ describe('the installation medium in a virtual machine', function () {
       },
       'shutdown',
     );
+  });
+
+  it('wrote a file into the share over SMB and one over SFTP as the administrator (granted read and write)', () => {
+    expect(writes.map((w) => w.what)).to.deep.equal(['SMB put', 'SFTP put']);
+    // Both answers at once: what each protocol said.
+    expect(writes.filter((w) => w.code !== 0).map((w) => `${w.what}: ${w.output.trim()}`)).to.deep.equal([]);
   });
 
   it('boots the medium by UEFI too and installs onto an empty disk through the console’s wizard page in Chromium', async () => {

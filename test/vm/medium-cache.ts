@@ -44,3 +44,21 @@ export async function currentMedium(log: (line: string) => void): Promise<{ iso:
     if (old.startsWith('cellar-installer-') && old.endsWith('.iso') && old !== path.basename(iso)) rmSync(path.join(mediumCache, old), { force: true });
   return { iso, built: true };
 }
+
+/**
+ * A file of the system image the medium carries (its /usr/lib/cellar-installer/system-image.tar
+ * in the live system's squashfs), taken out below `work` by xorriso, unsquashfs and tar.
+ */
+export function imageFile(iso: string, work: string, file: string): string {
+  const dir = path.join(work, 'image-file');
+  const run = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  rmSync(dir, { recursive: true, force: true });
+  const squashfs = path.join(dir, 'filesystem.squashfs');
+  run(['xorriso', '-osirrox', 'on', '-indev', iso, '-extract', '/live/filesystem.squashfs', squashfs]);
+  try {
+    run(['unsquashfs', '-q', '-n', '-d', path.join(dir, 'live'), squashfs, 'usr/lib/cellar-installer/system-image.tar']);
+    return run(['tar', '-x', '-O', '-f', path.join(dir, 'live/usr/lib/cellar-installer/system-image.tar'), `./${file}`]).toString('utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -2,7 +2,7 @@ import { constants, watch, type FSWatcher } from 'node:fs';
 import { open, readdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../core/logger.ts';
-import { aclMode } from './acl.ts';
+import { aclMode, groupMode } from './acl.ts';
 import { PathBatch } from './path-batch.ts';
 
 /** A share whose new entries are kept to its access ACL. */
@@ -11,6 +11,8 @@ export interface KeptShare {
   hostPath: string;
   /** The share's access ACL (shareAcl().access). */
   access: string;
+  /** The share's group when its file system refuses ACLs: entries get it and groupMode instead. */
+  gid?: number;
 }
 
 export interface AclKeeperDeps {
@@ -28,6 +30,7 @@ interface Tree {
   /** Real path of the share folder: every entry changed must resolve under it. */
   root: string;
   access: string;
+  gid: number | undefined;
   watchers: Map<string, FSWatcher>;
   batch: PathBatch;
   /** Folders whose event named no entry (the kernel dropped it): their entries are all checked. */
@@ -53,6 +56,10 @@ const openFlags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLO
  * inside the share, with fchmod: a symlink planted by a user, or a folder swapped for one,
  * can never make the daemon change anything outside the share, which a setfacl by path
  * (-P guards only the last component) could not promise, and no process is started per batch.
+ * A share whose file system refuses ACLs (group modes, see FileServices) is watched whatever
+ * its services: every new entry, made over SMB, SFTP or by the Files app as root, gets the
+ * share's group and groupMode.
+ *
  * Events are batched (debounce, at most maxWaitMs), an unchanged entry costs one open and
  * fstat, and trees are walked only when their watch starts or a new folder appears. Missed
  * events converge at the next full pass (daemon start, grants change).
@@ -72,7 +79,10 @@ export class AclKeeper {
     for (const [id, tree] of this.trees) {
       const share = wanted.get(id);
       if (!share || share.hostPath !== tree.hostPath) this.stop(id);
-      else tree.access = share.access;
+      else {
+        tree.access = share.access;
+        tree.gid = share.gid;
+      }
     }
     for (const share of shares) {
       if (this.trees.has(share.id)) continue;
@@ -82,6 +92,7 @@ export class AclKeeper {
         hostPath: share.hostPath,
         root,
         access: share.access,
+        gid: share.gid,
         watchers: new Map(),
         batch: new PathBatch((paths) => this.handle(share.id, tree, paths), {
           debounceMs: this.deps.debounceMs ?? 100,
@@ -214,8 +225,11 @@ export class AclKeeper {
       if (!s.isFile() && !s.isDirectory()) return null;
       const folder = s.isDirectory();
       // Set-user-ID and the like are dropped too: nothing in a share runs as its owner.
-      const want = aclMode(tree.access, { directory: folder, mode: s.mode });
-      if ((s.mode & 0o7777) === want) return { folder, changed: false };
+      const want = tree.gid === undefined ? aclMode(tree.access, { directory: folder, mode: s.mode }) : groupMode({ directory: folder, mode: s.mode });
+      const regroup = tree.gid !== undefined && s.gid !== tree.gid;
+      if ((s.mode & 0o7777) === want && !regroup) return { folder, changed: false };
+      // chown first: it clears set-group-ID, which a folder keeps.
+      if (regroup) await handle.chown(-1, tree.gid!);
       await handle.chmod(want);
       return { folder, changed: true };
     } finally {

@@ -38,3 +38,13 @@ export function aclMode(access: string, entry: { directory: boolean; mode: numbe
   };
   return (bits('u') << 6) | (bits('m') << 3) | bits('o');
 }
+
+/**
+ * The mode of an entry in a share kept by group modes instead of ACLs (a file system without
+ * POSIX ACLs): owner and the share's group read and write, nobody else anything; folders
+ * set-group-ID, so what is made inside takes the share's group. x as `X` above.
+ */
+export function groupMode(entry: { directory: boolean; mode: number }): number {
+  if (entry.directory) return 0o2770;
+  return (entry.mode & 0o111) !== 0 ? 0o770 : 0o660;
+}

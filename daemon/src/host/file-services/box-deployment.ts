@@ -34,4 +34,5 @@ export const boxDeployment: FileServicesDeployment = {
     check: ['sshd', '-t'],
     reload: ['systemctl', 'reload', 'ssh'],
   },
+  shareGroupPrefix: 'cellar-share-',
 };

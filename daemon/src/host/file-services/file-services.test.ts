@@ -31,6 +31,7 @@ describe('FileServices apply', () => {
         check: overrides.sshdCheck ?? ['true'],
         reload: ['true'],
       },
+      shareGroupPrefix: `cfut${process.pid}-share-`,
     };
     return new FileServices({
       runner: new CommandRunner(logger, true),
@@ -100,6 +101,7 @@ describe('FileServices apply', () => {
           check: ['true'],
           reload: ['true'],
         },
+        shareGroupPrefix: 'cfut-share-',
       },
       reserved: { trashFolder: '.cellar-trash', uploadTempPrefix: '.cellar-upload-' },
       state: async () => ({

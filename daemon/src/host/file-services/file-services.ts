@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { lchown, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SmbSessions } from '../../../../shared/src/api/system-overview.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -6,12 +6,13 @@ import { CommandError, type CommandRunner } from '../command-runner.ts';
 import { shareAcl } from './acl.ts';
 import { AclKeeper } from './acl-keeper.ts';
 import { aclAt, applyHolders, relativeTo } from './folder-holders.ts';
-import type { FileServicesState, ReservedNames } from './file-share.ts';
+import type { FileServicesState, FileShare, ReservedNames } from './file-share.ts';
 import { SftpChroots } from './sftp-chroots.ts';
+import { ShareGroups } from './share-groups.ts';
 import { smbConf, type SmbParameters } from './smb-conf.ts';
 import { sftpMounts, sshdConf, type SftpDeployment } from './sshd-conf.ts';
 import { readSmbSessions } from './smb-status.ts';
-import { setTreeAcl, type TreeAclDeps } from './tree-acl.ts';
+import { refusesAcls, setTreeAcl, setTreeModes, type TreeAclDeps } from './tree-acl.ts';
 
 /** Where and how this machine runs Samba and sshd (the box's system services, or a test instance). */
 export interface FileServicesDeployment {
@@ -29,6 +30,8 @@ export interface FileServicesDeployment {
     check: string[];
     reload: string[];
   };
+  /** Names the system group of each share kept by group modes (`<prefix><share id>`, see ShareGroups). */
+  shareGroupPrefix: string;
 }
 
 export interface FileServicesDeps {
@@ -59,12 +62,19 @@ export class FileServices {
   private readonly chroots: SftpChroots;
   /** Keeps what SFTP clients create to the share ACL, which internal-sftp cannot (see AclKeeper). */
   private readonly keeper: AclKeeper;
+  private readonly groups: ShareGroups;
+  /**
+   * Shares whose file system refused ACLs, kept by group modes instead: their group and the folder
+   * it was found for (a share moved elsewhere tries ACLs again).
+   */
+  private readonly groupModes = new Map<number, { gid: number; hostPath: string }>();
   /** What the last successful pass wrote, so an unchanged file is neither rewritten nor reloaded. */
   private readonly applied = { smb: null as string | null, sshd: null as string | null, acl: new Map<number, string>() };
 
   constructor(private readonly deps: FileServicesDeps) {
     this.chroots = new SftpChroots(deps.runner, deps.logger, deps.deployment.sftp.chrootBase);
     this.keeper = new AclKeeper({ logger: deps.logger, apply: deps.runner.apply, trashFolder: deps.reserved.trashFolder });
+    this.groups = new ShareGroups(deps.runner, deps.deployment.shareGroupPrefix);
   }
 
   /** The open SMB sessions of the smbd this configures (Overview). */
@@ -100,14 +110,24 @@ export class FileServices {
         for (const entry of fullPaths.filter((p) => p.startsWith(`${share.hostPath}/`))) {
           // The ACL of where it landed: inside a folder an app holds, the app's entry too.
           const rel = relativeTo(share.hostPath, entry);
-          await setTreeAcl(this.treeAcl(), share.hostPath, rel, aclAt(share, rel));
-          await applyHolders(this.treeAcl(), share, () => undefined, rel);
+          const modes = this.groupModesOf(share);
+          if (modes) await setTreeModes(this.treeAcl(), share.hostPath, rel, modes.gid);
+          else {
+            await setTreeAcl(this.treeAcl(), share.hostPath, rel, aclAt(share, rel));
+            await applyHolders(this.treeAcl(), share, () => undefined, rel);
+          }
         }
       } catch (err) {
         this.deps.logger.warn('ACLs of arrived entries not applied', { component, shareId, error: describe(err) });
       }
     });
     return this.chain;
+  }
+
+  /** Resolves when the passes under way and the entries seen so far are handled (tests). */
+  async settled(): Promise<void> {
+    await this.chain;
+    await this.keeper.settled();
   }
 
   /** Waits for pending work; pending timers are flushed at once. */
@@ -137,8 +157,10 @@ export class FileServices {
   private async pass(): Promise<void> {
     const state = await this.deps.state();
     await this.applyAcls(state);
-    // SMB forces its modes itself (smb-conf.ts); only SFTP needs the watch.
-    await this.keeper.keep(state.shares.filter((s) => s.sftp).map((s) => ({ id: s.id, hostPath: s.hostPath, access: shareAcl(s).access })));
+    // SMB forces its modes itself (smb-conf.ts); only SFTP needs the watch. Under group modes every
+    // entry needs the share's group and modes, whoever made it (the Files app makes them as root).
+    const kept = state.shares.map((s) => ({ share: s, modes: this.groupModesOf(s) })).filter(({ share, modes }) => share.sftp || modes);
+    await this.keeper.keep(kept.map(({ share, modes }) => ({ id: share.id, hostPath: share.hostPath, access: shareAcl(share).access, gid: modes?.gid })));
     await this.applySmb(state);
     await this.applySftp(state);
   }
@@ -155,7 +177,8 @@ export class FileServices {
 
   private async applySftp(state: FileServicesState): Promise<void> {
     const { sftp } = this.deps.deployment;
-    await this.chroots.reconcile(sftpMounts(state, sftp.chrootBase));
+    const groupModeShares = new Set(state.shares.filter((s) => this.groupModesOf(s)).map((s) => s.id));
+    await this.chroots.reconcile(sftpMounts(state, sftp.chrootBase, groupModeShares));
     const text = sshdConf(sftp);
     if (text === this.applied.sshd) return;
     const previous = this.deps.runner.apply ? await readFile(sftp.confPath, 'utf8').catch(() => null) : null;
@@ -180,14 +203,69 @@ export class FileServices {
       if (this.applied.acl.get(share.id) === key) continue;
       // One share whose folder is gone or damaged must not keep Samba and sshd from following the others.
       try {
-        await setTreeAcl(this.treeAcl(), share.hostPath, '', acl);
-        // Folder holders (apps' mappings) after the share-wide pass, which would wipe their entries.
-        await applyHolders(this.treeAcl(), share, (folder) => this.deps.logger.warn('held folder not found', { component, shareId: share.id, folder }));
+        if (this.groupModesOf(share) || (await refusesAcls(this.treeAcl(), share.hostPath))) await this.applyGroupModes(share);
+        else {
+          await setTreeAcl(this.treeAcl(), share.hostPath, '', acl);
+          // Folder holders (apps' mappings) after the share-wide pass, which would wipe their entries.
+          await applyHolders(this.treeAcl(), share, (folder) => this.deps.logger.warn('held folder not found', { component, shareId: share.id, folder }));
+          this.groupModes.delete(share.id);
+        }
         this.applied.acl.set(share.id, key);
       } catch (err) {
         this.deps.logger.warn('share ACLs not applied', { component, shareId: share.id, error: describe(err) });
       }
     }
+    await this.removeGroupsOfGoneShares(new Set(state.shares.map((s) => s.id)));
+  }
+
+  /**
+   * A file system without POSIX ACLs (zfs-fuse): the share's users go into the share's group, the
+   * folder becomes root:<group> 2770 and every entry the group's (groupMode). The disk then lets
+   * every user of the share write; a read grant stays read-only because Samba enforces its
+   * `read list` and SFTP mounts the share read-only for them (sftpMounts), and Cellar's accounts
+   * have no shell. What apps' folder holders would get cannot be said with one group: they get nothing.
+   */
+  private async applyGroupModes(share: FileShare): Promise<void> {
+    const { gid, missing } = await this.groups.ensure(
+      share.id,
+      share.users.map((u) => u.username),
+    );
+    // A user without a system account reaches nothing over SMB or SFTP either (development machines).
+    if (missing.length) this.deps.logger.warn('share users without a system account left out of the share group', { component, shareId: share.id, missing });
+    await setTreeModes(this.treeAcl(), share.hostPath, '', gid);
+    if (!this.groupModesOf(share)) {
+      this.deps.logger.info('share access enforced by group modes: its file system has no POSIX ACLs', {
+        component,
+        shareId: share.id,
+        group: this.groups.name(share.id),
+      });
+    }
+    if (share.folders?.length) {
+      this.deps.logger.warn('app folders in the share not given: its file system has no POSIX ACLs', {
+        component,
+        shareId: share.id,
+        folders: share.folders.map((f) => f.path),
+      });
+    }
+    this.groupModes.set(share.id, { gid, hostPath: share.hostPath });
+  }
+
+  /**
+   * Deletes the groups of shares that are gone. Their folder (data kept) is given back to root's
+   * group first, when this process knows it: a gid freed may be handed to the next share's group.
+   */
+  private async removeGroupsOfGoneShares(shareIds: ReadonlySet<number>): Promise<void> {
+    for (const [id, { hostPath }] of this.groupModes) {
+      if (shareIds.has(id)) continue;
+      await lchown(hostPath, -1, 0).catch(() => undefined);
+      this.groupModes.delete(id);
+    }
+    for (const name of await this.groups.removeOthers(shareIds)) this.deps.logger.info('share group removed', { component, group: name });
+  }
+
+  private groupModesOf(share: Pick<FileShare, 'id' | 'hostPath'>): { gid: number } | null {
+    const modes = this.groupModes.get(share.id);
+    return modes && modes.hostPath === share.hostPath ? modes : null;
   }
 
   private treeAcl(): TreeAclDeps {

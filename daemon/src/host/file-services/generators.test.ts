@@ -135,6 +135,16 @@ describe('file services generators', () => {
     ]);
   });
 
+  it('mounts a read grant read-only on a share kept by group modes, where the disk lets every user of the share write', () => {
+    const withBob = structuredClone(state);
+    withBob.sftpUsers.push('bob');
+    expect(sftpMounts(withBob, '/srv/cellar-sftp', new Set([1]))).to.deep.equal([
+      { username: 'alice', target: '/srv/cellar-sftp/alice/Media', source: '/srv/media', readOnly: true },
+      { username: 'bob', target: '/srv/cellar-sftp/bob/Media', source: '/srv/media' },
+      { username: 'carol', target: '/srv/cellar-sftp/carol/Media', source: '/srv/media', readOnly: true },
+    ]);
+  });
+
   it('derives named-user ACLs', () => {
     const acl = shareAcl(state.shares[0]!);
     expect(acl).to.deep.equal({

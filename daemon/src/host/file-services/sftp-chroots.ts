@@ -22,7 +22,7 @@ const inside = (child: string, parent: string) => child.startsWith(parent.endsWi
  * share. The chroot folders are root-owned 0755, as sshd demands.
  */
 export class SftpChroots {
-  /** Mount point -> source, as mounted by this process. */
+  /** Mount point -> source (and ` ro` when read-only), as mounted by this process. */
   private readonly mounted = new Map<string, string>();
 
   constructor(
@@ -36,7 +36,7 @@ export class SftpChroots {
       this.logger.info('would set up SFTP chroots', { component: 'file-services', mounts: wanted });
       return;
     }
-    const want = new Map(wanted.map((m) => [m.target, m.source]));
+    const want = new Map(wanted.map((m) => [m.target, mountKey(m)]));
     // Deepest first, so a mount inside another one is detached before its parent.
     const current = (await this.currentMounts()).sort((a, b) => b.length - a.length);
     for (const target of current) {
@@ -48,16 +48,37 @@ export class SftpChroots {
     await mkdir(this.base, { recursive: true, mode: 0o755 });
     await chmod(this.base, 0o755);
     const stillMounted = new Set(await this.currentMounts());
-    for (const { username, target, source } of wanted) {
+    for (const mount of wanted) {
+      const { username, target, source } = mount;
       if (stillMounted.has(target)) continue;
       await mkdir(path.posix.join(this.base, username), { mode: 0o755 }).catch(ignoreExists);
       await chmod(path.posix.join(this.base, username), 0o755);
       await mkdir(target, { mode: 0o755 }).catch(ignoreExists);
       await chmod(target, 0o755);
-      await this.runner.run(['mount', '--bind', source, target]);
-      this.mounted.set(target, source);
+      if (mount.readOnly) await this.mountReadOnly(source, target);
+      else await this.runner.run(['mount', '--bind', source, target]);
+      this.mounted.set(target, mountKey(mount));
     }
     await this.removeUnused(new Set(wanted.map((m) => m.target)));
+  }
+
+  /**
+   * A bind mount is made writable and only a remount makes it read-only: made in the chroot, it
+   * would stand writable for a moment inside a session already open. So it is made and turned
+   * read-only in a staging folder no chroot contains, and bound from there (a bind keeps the
+   * read-only flag).
+   */
+  private async mountReadOnly(source: string, target: string): Promise<void> {
+    const staging = path.posix.join(this.base, '.read-only');
+    await mkdir(staging, { mode: 0o700 }).catch(ignoreExists);
+    await this.runner.run(['mount', '--bind', source, staging]);
+    try {
+      await this.runner.run(['mount', '-o', 'remount,bind,ro', staging]);
+      await this.runner.run(['mount', '--bind', staging, target]);
+    } finally {
+      await this.runner.run(['umount', staging]);
+      await rmdir(staging);
+    }
   }
 
   /** Detaches every mount under the base (daemon stop, tests). */
@@ -84,6 +105,10 @@ export class SftpChroots {
   private keep(folder: string, err: unknown): void {
     this.logger.warn('SFTP chroot folder kept', { component: 'file-services', folder, error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+function mountKey(m: SftpMount): string {
+  return m.readOnly ? `${m.source} ro` : m.source;
 }
 
 function ignoreExists(err: NodeJS.ErrnoException): void {

@@ -1,11 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, constants, fstatSync, openSync, readdirSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../../core/logger.ts';
 import type { CommandRunner } from '../command-runner.ts';
 import { at, childPath, errno, oPath, openDir, openDirAt } from '../nofollow-fs.ts';
-import type { ShareAcl } from './acl.ts';
+import { groupMode, type ShareAcl } from './acl.ts';
 
 export interface TreeAclDeps {
   runner: CommandRunner;
@@ -47,11 +47,46 @@ export async function setTreeAcl(deps: TreeAclDeps, shareRoot: string, rel: stri
     deps.logger.debug('would set ACLs', { component: 'file-services', path: path.join(shareRoot, rel), access: acl.access, defaults: acl.defaults });
     return;
   }
+  await walkTree(shareRoot, rel, new AclBatch(deps.runner, acl), deps.trashFolder);
+}
+
+/**
+ * Whether the share folder's file system refuses POSIX ACLs (zfs-fuse answers EOPNOTSUPP). Tried
+ * with a named entry for uid 0, which needs no name looked up: setfacl sets an ACL of base entries
+ * only as a plain chmod, which would tell nothing. The share-wide pass that follows replaces it.
+ * False for a share folder that is a link, which setTreeAcl leaves alone too.
+ */
+export async function refusesAcls(deps: TreeAclDeps, shareRoot: string): Promise<boolean> {
+  if (!deps.runner.apply) return false;
+  const top = await openTop(shareRoot, '');
+  if (!top) return false;
+  try {
+    const r = await deps.runner.run(['setfacl', '-m', 'u:0:rwx', '--', childPath(top.fd)], { allowFailure: true, timeoutMs });
+    return r.exitCode !== 0 && r.stderr.includes('Operation not supported');
+  } finally {
+    closeSync(top.fd);
+  }
+}
+
+/**
+ * Gives `rel` inside the share and everything below it the share's group and the group modes
+ * (groupMode), for file systems that refuse POSIX ACLs (zfs-fuse). Walked by descriptors as
+ * setTreeAcl is, links skipped, the old in-share recycle bin left out; each held entry is
+ * changed through its /proc path, which reaches exactly the opened object. The owner is kept.
+ */
+export async function setTreeModes(deps: TreeAclDeps, shareRoot: string, rel: string, gid: number): Promise<void> {
+  if (!deps.runner.apply) {
+    deps.logger.debug('would set group modes', { component: 'file-services', path: path.join(shareRoot, rel), gid });
+    return;
+  }
+  await walkTree(shareRoot, rel, new ModeBatch(gid), deps.trashFolder);
+}
+
+async function walkTree(shareRoot: string, rel: string, batch: EntryBatch, trashFolder: string): Promise<void> {
   const top = await openTop(shareRoot, rel);
   if (!top) return;
-  const batch = new AclBatch(deps.runner, acl);
   try {
-    await visit(top.fd, top.folder, { batch, slice: performance.now() }, deps.trashFolder);
+    await visit(top.fd, top.folder, { batch, slice: performance.now() }, trashFolder);
     await batch.flush();
   } finally {
     batch.discard();
@@ -102,8 +137,16 @@ async function openTop(shareRoot: string, rel: string): Promise<{ fd: number; fo
   }
 }
 
+/** Where the walk hands each opened entry; it owns the descriptor from then on. */
+interface EntryBatch {
+  add(fd: number, folder: boolean): Promise<void>;
+  flush(): Promise<void>;
+  /** Closes what a failed walk left queued. */
+  discard(): void;
+}
+
 interface Walk {
-  batch: AclBatch;
+  batch: EntryBatch;
   /** When the current slice began. */
   slice: number;
 }
@@ -154,7 +197,7 @@ function statOrClose(fd: number) {
 }
 
 /** Held entries waiting for setfacl: one run for the files, one for the folders (access and default ACL at once). */
-class AclBatch {
+class AclBatch implements EntryBatch {
   private entries: { fd: number; folder: boolean }[] = [];
   private readonly folderAcl: string;
 
@@ -189,4 +232,27 @@ class AclBatch {
   discard(): void {
     for (const e of this.entries.splice(0)) closeSync(e.fd);
   }
+}
+
+/** Entries changed at once: chown and chmod are calls of the daemon itself, no process is started. */
+class ModeBatch implements EntryBatch {
+  constructor(private readonly gid: number) {}
+
+  async add(fd: number, folder: boolean): Promise<void> {
+    try {
+      // The /proc path follows to the opened object (never a link: those are skipped); chown
+      // first, since it clears set-group-ID on files, which groupMode gives folders only.
+      const entry = fdPath(fd);
+      const s = fstatSync(fd);
+      if (s.gid !== this.gid) chownSync(entry, -1, this.gid);
+      const want = groupMode({ directory: folder, mode: s.mode });
+      if ((s.mode & 0o7777) !== want || s.gid !== this.gid) chmodSync(entry, want);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  async flush(): Promise<void> {}
+
+  discard(): void {}
 }

@@ -21,6 +21,7 @@ describe('install plan', () => {
       'mkfs.ext4',
       'mount',
       'tar',
+      'ssh-keygen',
       'grub-mkimage',
       'mmd',
       'mcopy',
@@ -31,6 +32,9 @@ describe('install plan', () => {
     expect(plan.commands).to.deep.include(['mkfs.ext4', '-F', '-q', '-L', 'cellar-system', '/dev/sdb3']);
     expect(plan.commands.at(-1)).to.deep.equal(['umount', '/run/cellar-installer/target']);
     expect(plan.files).to.include('/var/lib/cellar/install-id');
+    // The box's own SSH host keys, made after the configuration took the image's out.
+    expect(plan.commands).to.deep.include(['ssh-keygen', '-A', '-f', '/run/cellar-installer/target']);
+    expect(plan.files).to.include('/etc/ssh/ssh_host_ed25519_key');
   });
 
   it('makes a ZFS system pool below the target and exports it at the end', () => {

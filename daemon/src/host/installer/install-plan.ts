@@ -62,6 +62,10 @@ export const configuredFiles = [
   '/etc/shadow',
   '/etc/group',
   '/var/lib/samba/private/passdb.tdb',
+  // The box's own SSH host keys instead of the image's (ssh-keygen -A).
+  '/etc/ssh/ssh_host_rsa_key',
+  '/etc/ssh/ssh_host_ecdsa_key',
+  '/etc/ssh/ssh_host_ed25519_key',
 ];
 
 /** Partition paths as the kernel names them: sda1, but nvme0n1p1 and loop0p1 after a trailing digit. */
@@ -132,6 +136,8 @@ export function installSteps(layout: TargetLayout, fileSystem: SystemFileSystem,
     ...systemFs,
     { label: 'Writing the system image', argv: ['tar', '-x', '-p', '--numeric-owner', '--xattrs', '--xattrs-include=*', '-f', image, '-C', target] },
     { label: "Writing the box's configuration", action: 'configure' },
+    // The image's host keys were taken out by the configuration (removeImageHostKeys): the box's own, made here once.
+    { label: "Making the box's SSH host keys", argv: ['ssh-keygen', '-A', '-f', target] },
     // The EFI loader is built and copied with mtools rather than grub-install onto a mounted
     // partition: the medium's kernel then needs no FAT driver, and nothing is left mounted there.
     {

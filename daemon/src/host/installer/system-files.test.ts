@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -38,19 +38,24 @@ describe('installed system files', () => {
     expect(file).to.contain('Address=192.0.2.5/24').and.contain('Gateway=192.0.2.1').and.contain('DNS=192.0.2.53');
   });
 
-  it('enables systemd-networkd in the installed system as systemctl enable does, so the box applies its network file', async () => {
+  it('enables systemd-networkd in the installed system as systemctl enable does, so the box applies its network file, and takes the image’s SSH host keys out', async () => {
     const work = mkdtempSync(path.join(tmpdir(), 'cellar-system-files-'));
     try {
       const root = path.join(work, 'root');
       const staging = path.join(work, 'efi');
       // The install steps make the EFI loader's staging folder before this step.
       mkdirSync(staging);
+      // The image's host keys (as mmdebstrap's openssh-server made them) are taken out; sshd's other files stay.
+      mkdirSync(path.join(root, 'etc/ssh'), { recursive: true });
+      for (const name of ['ssh_host_ed25519_key', 'ssh_host_ed25519_key.pub', 'ssh_host_rsa_key', 'sshd_config'])
+        writeFileSync(path.join(root, 'etc/ssh', name), 'x');
       await writeSystemFiles(root, staging, input);
+      expect(readdirSync(path.join(root, 'etc/ssh'))).to.deep.equal(['sshd_config']);
       const link = (rel: string) => readlinkSync(path.join(root, 'etc/systemd/system', rel));
       expect(link('multi-user.target.wants/systemd-networkd.service')).to.equal('/lib/systemd/system/systemd-networkd.service');
       expect(link('sockets.target.wants/systemd-networkd.socket')).to.equal('/lib/systemd/system/systemd-networkd.socket');
       expect(link('network-online.target.wants/systemd-networkd-wait-online.service')).to.equal('/lib/systemd/system/systemd-networkd-wait-online.service');
-      // Writing twice (an install tried again) keeps one link each.
+      // Writing twice (an install tried again) keeps one link each; no key of the image stays either time.
       await writeSystemFiles(root, staging, input);
       expect(link('dbus-org.freedesktop.network1.service')).to.equal('/lib/systemd/system/systemd-networkd.service');
     } finally {

@@ -1,4 +1,4 @@
-import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstallerNetworkConfig, SystemFileSystem } from '../../../../shared/src/api/installer.ts';
 import { writeZone } from '../time/zone-files.ts';
@@ -96,6 +96,18 @@ export async function enableNetworkd(root: string): Promise<void> {
   }
 }
 
+/**
+ * Takes the SSH host keys the system image was built with out of the installed system: every box
+ * written from one medium would otherwise answer with the same keys, and whoever has the medium
+ * has their private halves. The install step after the configuration makes the box's own
+ * (`ssh-keygen -A`, which only makes missing keys).
+ */
+export async function removeImageHostKeys(root: string): Promise<void> {
+  const dir = path.join(root, 'etc/ssh');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith('ssh_host_'))) await rm(path.join(dir, name), { force: true });
+}
+
 /** The EFI loader's built-in configuration: find the system file system, then its grub.cfg. */
 export function efiEarlyConfigText(input: SystemFilesInput): string {
   const search =
@@ -117,6 +129,7 @@ export async function writeSystemFiles(root: string, efiStaging: string, input: 
   await writeZone(root, input.timeZone);
   await put('etc/systemd/network/10-cellar.network', networkFile(input.network));
   await enableNetworkd(root);
+  await removeImageHostKeys(root);
   await put('boot/grub/grub.cfg', grubConfig(input));
   // The EFI system partition's mount point (fstab); the partition itself is written with mtools.
   await mkdir(path.join(root, 'boot/efi'), { recursive: true });
