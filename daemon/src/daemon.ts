@@ -116,6 +116,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     settings: systemSettings,
     logger,
     rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
+    timeZone: () => systemHost.time.zone(),
   });
   const identity = await createIdentityArea({
     db,

@@ -18,6 +18,8 @@ export interface SetupInfo {
   language: Language;
   /** ISO 3166 country code, or null to follow each user's language. */
   region: string | null;
+  /** The box's IANA time zone (System, Time): the desktop's clock and dates show the box's time in it. */
+  timeZone: string;
   /** First-run setup still applies: the box has no user yet, or its first administrator still has the initial random password. */
   firstRun: boolean;
   /** The box runs from the installer medium. */
@@ -61,6 +63,7 @@ export const setupInfo = Joi.object<SetupInfo, true>({
   mode: Joi.string().valid('development', 'box', 'installer').required(),
   language: languageSchema,
   region: regionCodeSchema,
+  timeZone: Joi.string().required(),
   firstRun: Joi.boolean().required(),
   installer: Joi.boolean().required(),
   setupCode: Joi.boolean().required(),
@@ -84,7 +87,7 @@ export const systemRoutes = {
     method: 'GET',
     path: '/api/setup',
     access: 'public',
-    summary: 'Product, version, language and region for the sign-in page, and whether setup or installer mode applies',
+    summary: 'Product, version, language, region and time zone for the sign-in page and desktop, and whether setup or installer mode applies',
     status: 200,
     response: setupInfo,
     errors: [],

@@ -1,8 +1,3 @@
-export function formatTime(iso: string | null, locale: string): string {
-  if (!iso) return '–';
-  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 /** One argument as a shell would need it written, so the shown line can be pasted as it is. */
 function quoteArg(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;

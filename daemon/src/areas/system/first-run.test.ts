@@ -58,6 +58,7 @@ describe('first-run setup code', () => {
       settings,
       logger,
       rootCaFingerprint: async () => null,
+      timeZone: () => 'UTC',
     });
     setup = new FirstRunSetup({
       dataDir,

@@ -15,6 +15,8 @@ export interface SystemDeps {
   logger: Logger;
   /** SHA-256 fingerprint of the box's root certificate, for the sign-in page's download link. */
   rootCaFingerprint: () => Promise<string | null>;
+  /** The box's time zone (the time area's, built later). */
+  timeZone: () => string;
 }
 
 export class SystemService {
@@ -30,6 +32,7 @@ export class SystemService {
       version: product.version,
       mode: this.deps.mode,
       ...(await this.region()),
+      timeZone: this.deps.timeZone(),
       firstRun: await this.deps.firstRun(),
       installer: this.deps.mode === 'installer',
       setupCode: this.deps.setupCode(),

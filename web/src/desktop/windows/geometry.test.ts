@@ -40,14 +40,31 @@ describe('window geometry', () => {
     expect(resizeRect(rect, 'e', 5000, 0, area)).to.deep.equal({ x: 100, y: 100, width: 1100, height: 300 });
   });
 
-  it('places a first window centred, cascades further ones, and honours a saved place', () => {
-    const first = placeWindow({ width: 600, height: 400 }, null, 0, area);
+  it('places a first window centred, cascades further ones from the last opened, and honours a saved place', () => {
+    const first = placeWindow({ width: 600, height: 400 }, null, [], area);
     expect(first).to.deep.equal({ x: 300, y: 133, width: 600, height: 400 });
-    const second = placeWindow({ width: 600, height: 400 }, null, 1, area);
+    // Another app of another size: still one step from the last window, not centred on top of it.
+    const second = placeWindow({ width: 600, height: 400 }, null, [first], area);
     expect(second).to.deep.equal({ x: 328, y: 161, width: 600, height: 400 });
-    expect(placeWindow({ width: 500, height: 300 }, { x: 40, y: 50 }, 0, area)).to.deep.equal({ x: 40, y: 50, width: 500, height: 300 });
+    const third = placeWindow({ width: 600, height: 400 }, null, [first, second], area);
+    expect(third).to.deep.equal({ x: 356, y: 189, width: 600, height: 400 });
+    expect(placeWindow({ width: 500, height: 300 }, { x: 40, y: 50 }, [first], area)).to.deep.equal({ x: 40, y: 50, width: 500, height: 300 });
     // Larger than the screen: fitted.
-    expect(placeWindow({ width: 3000, height: 2000 }, null, 0, area)).to.deep.equal({ x: 0, y: 0, width: 1200, height: 800 });
+    expect(placeWindow({ width: 3000, height: 2000 }, null, [], area)).to.deep.equal({ x: 0, y: 0, width: 1200, height: 800 });
+  });
+
+  it('wraps the cascade inside the workspace', () => {
+    const open = [placeWindow({ width: 600, height: 400 }, null, [], area)];
+    for (let i = 0; i < 20; i++) open.push(placeWindow({ width: 600, height: 400 }, null, open, area));
+    for (const r of open) {
+      expect(r.x + r.width).to.be.at.most(area.width);
+      expect(r.y + r.height).to.be.at.most(area.height);
+    }
+    // No two windows share a corner.
+    expect(new Set(open.map((r) => `${r.x},${r.y}`)).size).to.equal(open.length);
+    const wrapped = open.findIndex((r, i) => i > 0 && r.y < open[i - 1]!.y);
+    expect(wrapped).to.be.greaterThan(0);
+    expect(open[wrapped]).to.include({ x: 0, y: 0 });
   });
 
   it('clamps a saved window from a larger screen into a smaller one', () => {

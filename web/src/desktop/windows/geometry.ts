@@ -88,20 +88,41 @@ export function resizeRect(rect: Rect, edge: Edge, dx: number, dy: number, area:
   return { x, y, width, height };
 }
 
+/** How far (px) each new window sits right of and below the one opened before it. */
+export const cascadeStep = 28;
+
 /**
- * Where a new window goes: its preferred place if it has one, else centred and cascaded
- * 28 px per window already open so several windows of one app do not hide each other.
+ * Where a new window goes: its preferred place if it has one, else centred; when a window already
+ * sits there, one step right of and below the last window opened, so no window hides another.
+ * A step that would push the window out of the workspace starts again at its top left corner.
  */
 export function placeWindow(
   size: { width: number; height: number },
   preferred: { x: number | null; y: number | null } | null,
-  openCount: number,
+  open: readonly Rect[],
   area: Area,
 ): Rect {
   const width = Math.min(size.width, area.width);
   const height = Math.min(size.height, area.height);
-  const cascade = (openCount % 8) * 28;
-  const x = preferred?.x ?? Math.round((area.width - width) / 2);
-  const y = preferred?.y ?? Math.round((area.height - height) / 3);
-  return clampRect({ x: x + cascade, y: y + cascade, width, height }, area);
+  const fits = (x: number, y: number) => x + width <= area.width && y + height <= area.height;
+  const taken = (x: number, y: number) => open.some((r) => Math.abs(r.x - x) < cascadeStep / 2 && Math.abs(r.y - y) < cascadeStep / 2);
+  let x = preferred?.x ?? Math.round((area.width - width) / 2);
+  let y = preferred?.y ?? Math.round((area.height - height) / 3);
+  const last = open.at(-1);
+  if (last && taken(x, y)) {
+    x = last.x + cascadeStep;
+    y = last.y + cascadeStep;
+    // Each wrap starts one step further right, so a long cascade does not retrace the first one.
+    for (let round = 0; round < 64 && (!fits(x, y) || taken(x, y)); round++) {
+      if (fits(x, y)) {
+        x += cascadeStep;
+        y += cascadeStep;
+      } else {
+        const wraps = open.filter((r) => r.y < cascadeStep / 2).length;
+        x = (wraps * cascadeStep) % Math.max(cascadeStep, area.width - width + 1);
+        y = 0;
+      }
+    }
+  }
+  return clampRect({ x, y, width, height }, area);
 }

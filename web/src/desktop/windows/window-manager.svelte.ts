@@ -66,8 +66,9 @@ export class WindowManager {
   open(appId: string, route = '', saved?: SavedWindow): string {
     const preference = this.preferences.get(appId);
     const size = preference ?? this.deps.defaultSize(appId);
-    const sameApp = this.windows.filter((w) => w.appId === appId).length;
-    const rect = saved ? clampRect(saved.rect, this.area) : placeWindow(size, preference ?? null, sameApp, this.area);
+    // Opened order: the cascade steps on from the window opened last.
+    const placed = this.windows.filter((w) => w.mode === 'normal').map((w) => w.rect);
+    const rect = saved ? clampRect(saved.rect, this.area) : placeWindow(size, preference ?? null, placed, this.area);
     const mode: WindowMode = saved?.mode ?? (preference?.maximised ? 'maximised' : 'normal');
     const win: AppWindow = { id: `w${nextId++}`, appId, route, title: null, rect, mode, minimised: saved?.minimised ?? false, z: ++this.top };
     this.windows.push(win);

@@ -3,6 +3,7 @@ import { errorMessage, format, formatCount, type MessageKey, type MessageParams,
 
 let current = $state<Language>('en');
 let region = $state<string | null>(null);
+let timeZone = $state<string | undefined>(undefined);
 
 /** The UI's language; setting it re-renders every text and the page's `lang`. */
 export const i18n = {
@@ -16,6 +17,13 @@ export const i18n = {
   /** The box's region (System, Region), or null to follow the language. */
   set region(code: string | null) {
     region = code;
+  },
+  /** The box's time zone (System, Time): every date and the clock show the box's time; the browser's until known. */
+  get timeZone(): string | undefined {
+    return timeZone;
+  },
+  set timeZone(zone: string | undefined) {
+    timeZone = zone;
   },
   /** What dates and numbers are formatted with: the language in the box's region (`de-AT`), else the language alone. */
   get locale(): string {
