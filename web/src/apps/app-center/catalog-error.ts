@@ -2,7 +2,7 @@ import type { CatalogInfo } from '../../../../shared/src/api/store.ts';
 import { errorCatalog, isErrorCode } from '../../../../shared/src/errors/index.ts';
 import { i18n, t } from '../../lib/i18n/i18n.svelte.ts';
 import { problemMessage } from '../../lib/i18n/messages.ts';
-import { formatTime } from '../../lib/format.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 /** How a catalog's failed fetch reads: what happened, what to check, and whether a copy is still in use. */
 export interface CatalogErrorText {
@@ -34,8 +34,8 @@ export function catalogErrorText(c: CatalogInfo): CatalogErrorText | null {
             requestId: '',
           })
         : t('error.store.fetch.failed');
-  const copy = c.verifiedAt ? t('appCenter.catalogs.copyKept', { at: formatTime(c.verifiedAt, i18n.locale) }) : t('appCenter.catalogs.noCopy');
-  return { message: t('appCenter.catalogs.lastError', { at: formatTime(error.at, i18n.locale), reason: message }), copy, detail: error.detail };
+  const copy = c.verifiedAt ? t('appCenter.catalogs.copyKept', { at: formatDate(c.verifiedAt) }) : t('appCenter.catalogs.noCopy');
+  return { message: t('appCenter.catalogs.lastError', { at: formatDate(error.at), reason: message }), copy, detail: error.detail };
 }
 
 /** The server's name in a catalog address (https://host/…, git@host:…, ssh://user@host:port/…). */
