@@ -116,7 +116,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     settings: systemSettings,
     logger,
     rootCaFingerprint: async () => tlsArea?.service.rootFingerprint() ?? null,
-    timeZone: () => systemHost.time.zone(),
+    timeZone: () => systemArea.time.zone(),
   });
   const identity = await createIdentityArea({
     db,
