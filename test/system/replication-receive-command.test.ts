@@ -35,7 +35,7 @@ function forced(original: string | undefined, parent: string, input?: string[], 
 describe('replication: the forced command on a real zfs-fuse pool', function () {
   this.timeout(120_000);
   let disks: LoopDisks;
-  let pool: string;
+  let pool = '';
 
   before(async function () {
     if (process.getuid?.() !== 0) throw new Error('needs root (zfs-fuse on loop devices)');

@@ -37,7 +37,12 @@ describe('replication forced command grammar', () => {
     ['a redirect', 'receive x>/tmp/y'],
     ['a non-ASCII letter', 'receive fotós'],
     ['a too long name', `receive ${'a'.repeat(maxSuffixLength + 1)}`],
-    ['a too deep name', `receive ${Array(maxSuffixDepth + 1).fill('a').join('/')}`],
+    [
+      'a too deep name',
+      `receive ${Array(maxSuffixDepth + 1)
+        .fill('a')
+        .join('/')}`,
+    ],
   ];
   for (const [what, command] of refused) {
     it(`refuses ${what}`, () => {
