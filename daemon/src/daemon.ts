@@ -51,6 +51,7 @@ import { createHttpArea } from './http/http-area.ts';
 import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls.area.ts';
 import { createProxyArea } from './areas/proxy/proxy.area.ts';
+import { createReplicationArea } from './areas/replication/replication.area.ts';
 import { createStoreArea } from './areas/store/store.area.ts';
 import { createUpdatesArea } from './areas/updates/updates.area.ts';
 
@@ -337,6 +338,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     updates,
     apps,
     store,
+    createReplicationArea({ clock }),
     serverStep,
     proxy,
     { name: 'scheduler', start: () => scheduler.start(), close: () => scheduler.stop() },
