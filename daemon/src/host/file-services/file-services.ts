@@ -231,10 +231,17 @@ export class FileServices {
       share.users.map((u) => u.username),
     );
     // A user without a system account reaches nothing over SMB or SFTP either (development machines).
-    if (missing.length) this.deps.logger.warn('share users without a system account left out of the share group', { component, shareId: share.id, missing });
+    if (missing.length)
+      this.deps.logger.warn('share users without a system account left out of the share group', {
+        logCode: 'shares.usersWithoutAccount',
+        component,
+        shareId: share.id,
+        missing,
+      });
     await setTreeModes(this.treeAcl(), share.hostPath, '', gid);
     if (!this.groupModesOf(share)) {
       this.deps.logger.info('share access enforced by group modes: its file system has no POSIX ACLs', {
+        logCode: 'shares.groupModes',
         component,
         shareId: share.id,
         group: this.groups.name(share.id),
@@ -242,6 +249,7 @@ export class FileServices {
     }
     if (share.folders?.length) {
       this.deps.logger.warn('app folders in the share not given: its file system has no POSIX ACLs', {
+        logCode: 'shares.appFoldersNotGiven',
         component,
         shareId: share.id,
         folders: share.folders.map((f) => f.path),
@@ -260,7 +268,8 @@ export class FileServices {
       await lchown(hostPath, -1, 0).catch(() => undefined);
       this.groupModes.delete(id);
     }
-    for (const name of await this.groups.removeOthers(shareIds)) this.deps.logger.info('share group removed', { component, group: name });
+    for (const name of await this.groups.removeOthers(shareIds))
+      this.deps.logger.info('share group removed', { logCode: 'shares.groupRemoved', component, group: name });
   }
 
   private groupModesOf(share: Pick<FileShare, 'id' | 'hostPath'>): { gid: number } | null {
