@@ -62,8 +62,9 @@ describe('e2e: uploaded wallpaper', function () {
 
   it('removes the image after confirming and falls back to a built-in wallpaper', async () => {
     await panel().getByRole('button', { name: desktopEn['desktopSettings.wallpaper.remove'] }).click();
-    const confirm = page.locator('dialog.confirm');
-    await confirm.getByText(desktopEn['desktopSettings.wallpaper.removeConfirm']).waitFor();
+    // The question names the dialog (the one ConfirmDialog of web/src/lib/ui).
+    const confirm = page.getByRole('dialog', { name: desktopEn['desktopSettings.wallpaper.removeConfirm'] });
+    await confirm.waitFor();
     await page.screenshot({ path: screenshotPath('desktop-wallpaper-confirm') });
     await confirm.getByRole('button', { name: desktopEn['desktopSettings.wallpaper.removeYes'] }).click();
     await eventually(background, (v) => !v.includes('/api/desktop/wallpaper') && v.includes('gradient'), 'a built-in background');
