@@ -78,7 +78,8 @@ describe('e2e: uploaded wallpaper', function () {
     await panel()
       .locator('input[type="file"]')
       .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
-    await panel().getByRole('alert').filter({ hasText: 'JPEG, PNG or WebP' }).waitFor();
+    // The daemon names the reason (notAnImage), and the desktop says that reason, not the general text.
+    await panel().getByRole('alert').filter({ hasText: 'That file is not an image.' }).waitFor();
     await page.screenshot({ path: screenshotPath('desktop-wallpaper-refused') });
   });
 });
