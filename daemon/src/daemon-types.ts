@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Sequelize } from 'sequelize';
 import type { SqliteSessionStore } from './areas/identity/auth/session-store.ts';
-import type { BackupAreaOptions } from './areas/backup/backup.area.ts';
+import type { BackupHostOptions } from './areas/backup-part.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage.area.ts';
 import type { ProxyOptions } from './areas/proxy/proxy.area.ts';
@@ -75,7 +75,7 @@ export interface DaemonOptions {
    */
   restart?: (reason?: 'restore' | 'package' | 'snapshot') => void;
   /** Backup seams: host effects of a restore, the SSH host key folder, Samba's smb.conf (root system tests). */
-  backup?: Partial<BackupAreaOptions>;
+  backup?: Partial<BackupHostOptions>;
   /** System seams: a root folder for the zone files and chrony's configuration, the power delay, the network root and namespace. */
   system?: SystemHostOptions;
   /** TLS seams: the host name and addresses the authority's scope and the box's certificate are made for; a file standing in for the box's screen (/dev/console), or null for none (tests). */

@@ -7,6 +7,7 @@ import type { Area } from './areas/area.ts';
 import { createAppsArea, type AppsArea } from './areas/apps/apps.area.ts';
 import { hostTokenResolver } from './areas/apps/apps-http.ts';
 import { createBackupArea } from './areas/backup/backup.area.ts';
+import { backupHostOptions } from './areas/backup-part.ts';
 import { initSessionModel } from './areas/identity/auth/session.model.ts';
 import { SqliteSessionStore } from './areas/identity/auth/session-store.ts';
 import { createDesktopArea } from './areas/desktop/desktop.area.ts';
@@ -97,6 +98,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
   let tlsArea: TlsArea | null = null;
   const clock = options.clock ?? systemClock;
+  // How the areas' backup parts reach the host (accounts, Samba, SSH host keys, zfs) when restored.
+  const backupHost = backupHostOptions(config.mode, options.backup);
   const scheduler = new Scheduler({ clock, logger });
   const notificationsArea = createNotificationsArea({ db, clock, logger, topics, scheduler });
   const { notifications } = notificationsArea;
@@ -134,6 +137,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     initialAdmin: config.mode === 'development' && !options.firstRunSetup ? { password: config.adminPassword } : null,
     accountsChanged: () => fileServices?.changed(),
     homes: () => storageArea?.homes ?? null,
+    backupHost,
   });
   const { users } = identity;
   // The time area is built further down: the zone reaches it through this closure, called only on a request.
@@ -186,6 +190,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     listUsers: async () =>
       (await userRows.findAll({ order: [['username', 'ASC']] })).map((u) => ({ id: u.id, username: u.username, admin: u.admin, active: u.active })),
     hostChanged: () => fileServices?.changed(),
+    backupHost,
   });
   const filesArea = createFilesArea({
     shares: sharesArea.shares,
@@ -243,6 +248,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       users: async (ids) => (await userRows.findAll({ where: { id: ids } })).map((u) => ({ id: u.id, username: u.username, displayName: u.displayName })),
       smb: () => fileServices?.smbSessions() ?? Promise.resolve({ state: 'failed' }),
     },
+    backupHost,
   });
   const network = await createNetworkArea({ mode: config.mode, dataDir: config.dataDir, clock, logger, topics, options: options.system?.network });
   const storageOptions = { ...defaultStorageOptions(config.mode === 'box'), ...options.storage };
@@ -290,7 +296,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const apps = appsArea;
   const storeCore = { db, config, clock, logger, scheduler, jobs, topics, apps, notifications, userRows, options: options.store };
   const store = await createStoreArea(storeCore, { zone: () => systemArea.time.zone(), principal: (id) => principals.resolve(id) });
-  const fileServicesChanged = () => fileServices?.changed();
   const updates = await createUpdatesArea({ config, options, settings: systemSettings, clock, logger, topics, jobs, scheduler, time: systemArea.time });
   const proxy = createProxyArea({ db, config, clock, logger, scheduler, topics, tls, sessionStore, identity, options: options.proxy });
   // A session's end (sign-out, password reset, deactivation, expiry) ends its apps' tokens too.
@@ -344,7 +349,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     { name: 'scheduler', start: () => scheduler.start(), close: () => scheduler.stop() },
   ];
   // The backup collects the parts the areas carry.
-  const areas: Area[] = [...built, createBackupArea({ db, clock, logger, config, identity, sessionStore, options, fileServicesChanged, areas: built })];
+  const areas: Area[] = [...built, createBackupArea({ db, clock, logger, sessionStore, restart: options.restart, areas: built })];
   for (const area of areas) for (const provider of area.topics ?? []) topics.register(provider);
   const { app, sessions } = createHttpArea({
     config,

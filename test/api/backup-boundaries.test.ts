@@ -4,7 +4,7 @@ import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { BackupSummary } from '../../shared/src/api/backup.ts';
 import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
-import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import type { Row } from '../../daemon/src/areas/backup-rows.ts';
 import type { ProxyState } from '../../daemon/src/areas/proxy/proxy-records.ts';
 import type { StoreBackup } from '../../daemon/src/areas/store/store.backup.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';

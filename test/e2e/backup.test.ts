@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import backupEn from '../../web/src/apps/control-panel/backup/i18n/en.json' with { type: 'json' };
-import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import type { Row } from '../../daemon/src/areas/backup-rows.ts';
 import { readBackup, writeBackup } from '../../shared/src/backup/backup-file.ts';
 import { fill } from '../helpers/app-packages.ts';
 import { controlsPastViewport, openControlPanelSection, screenshotPath, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Row } from '../../daemon/src/areas/backup/table-rows.ts';
+import type { Row } from '../../daemon/src/areas/backup-rows.ts';
 import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 

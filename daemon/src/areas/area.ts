@@ -1,6 +1,6 @@
 import type { TopicProvider } from '../core/topics/topic-provider.ts';
 import type { AreaMount, TableRoutes } from '../http/area-routes.ts';
-import type { BackupPart } from './backup/backup-part.ts';
+import type { BackupPart } from './backup-part.ts';
 
 /** What an area's start gets from the daemon. */
 export interface AreaStart {
@@ -20,8 +20,8 @@ export interface Area {
   routes?: (TableRoutes | AreaMount)[];
   /** Live topics it serves. */
   topics?: TopicProvider[];
-  /** Its part of the configuration backup. */
-  backupPart?: BackupPart;
+  /** Its part of the configuration backup, or its parts where it keeps several (identity: users, groups, permissions). */
+  backupPart?: BackupPart | readonly BackupPart[];
   /** Once everything is built, in list order (what comes before it has started). */
   start?(daemon: AreaStart): void | Promise<void>;
   /** At stop, in reverse list order (what comes after it has closed). */

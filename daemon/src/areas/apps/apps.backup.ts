@@ -1,8 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
-import { checkRows, idsOf, type Row } from '../backup/table-rows.ts';
+import type { BackupPart } from '../backup-part.ts';
+import { checkRows, idsOf, type Row } from '../backup-rows.ts';
 import { parseRelPath } from '../files/safe-path.ts';
 
 export interface AppsBackup {
@@ -28,6 +28,8 @@ export function appsBackupPart(deps: { db: Sequelize }): BackupPart<AppsBackup> 
   const nameOf = (data: AppsBackup, id: unknown) => data.names?.[String(id)] ?? String(id);
   return {
     name: 'apps',
+    // Storage mappings point at shares.
+    after: ['shares'],
     async export() {
       const apps = await db.query<Row>(`SELECT ${settingColumns.join(', ')} FROM apps ORDER BY id`, { type: QueryTypes.SELECT });
       const mappings = await db.query<Row>(`SELECT ${mappingColumns.join(', ')} FROM app_storage_mappings ORDER BY app_id, storage_id`, {

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import type { Sequelize } from 'sequelize';
 import {
-  backupPartNames,
   type BackupPartName,
   type BackupPartSummary,
   type BackupSummary,
@@ -16,7 +15,7 @@ import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { CommandError } from '../../host/command-runner.ts';
 import { assertPasswordPolicy } from '../identity/users/password-policy.ts';
-import type { BackupPart } from './backup-part.ts';
+import type { BackupPart } from '../backup-part.ts';
 import { InspectedStore, type InspectedBackup } from './inspected-store.ts';
 
 export interface BackupDeps {
@@ -25,8 +24,6 @@ export interface BackupDeps {
   clock: Clock;
   logger: Logger;
   version: string;
-  /** Which shares of a backup have no folder here (the shares part's data). */
-  sharesWithoutDataset: (shares: unknown) => Promise<MissingDataset[]>;
   /** Ends every session (restoring users signs everybody out). */
   signOutEverybody: () => Promise<void>;
   /** Rebuilds the daemon from the restored configuration (see DaemonOptions.restart). */
@@ -60,6 +57,7 @@ export class BackupService {
     });
     const checked = new Map<string, unknown>();
     const summaries: BackupPartSummary[] = [];
+    const sharesWithoutDataset: MissingDataset[] = [];
     for (const [name, raw] of Object.entries(content.parts)) {
       const part = this.deps.parts.find((p) => p.name === name);
       if (!part) {
@@ -67,12 +65,11 @@ export class BackupService {
         summaries.push({ name, counts: {}, restorable: false });
         continue;
       }
-      const { data, counts, skipped } = await part.inspect(raw);
+      const { data, counts, skipped, missingDatasets } = await part.inspect(raw);
       checked.set(name, data);
+      sharesWithoutDataset.push(...(missingDatasets ?? []));
       summaries.push({ name, counts, restorable: true, ...(skipped?.length ? { skipped } : {}) });
     }
-    const shares = checked.get('shares');
-    const sharesWithoutDataset = shares === undefined ? [] : await this.deps.sharesWithoutDataset(shares);
     const kept = this.inspected.keep(caller.id, (backupId, expiresAt) => ({
       summary: { backupId, createdAt: content.createdAt, box: content.box, parts: summaries, sharesWithoutDataset, expiresAt },
       parts: checked,
@@ -87,9 +84,8 @@ export class BackupService {
   }
 
   /**
-   * Rows of every chosen part in one transaction, in the fixed part order (users before what
-   * points at them); then host effects; then sessions end when users changed. The caller answers
-   * and then calls restart().
+   * Rows of every chosen part in one transaction, in the parts' order (collectParts: users before
+   * what points at them); then host effects; then sessions end when users changed. The caller answers and then calls restart().
    */
   async restore(caller: Principal, backupId: string, names: readonly BackupPartName[]): Promise<RestoreResult> {
     const kept = this.inspected.get(backupId, caller.id);
@@ -105,7 +101,7 @@ export class BackupService {
   private async restoreKept(kept: InspectedBackup, backupId: string, names: readonly BackupPartName[]): Promise<RestoreResult> {
     const absent = names.filter((n) => !kept.parts.has(n));
     if (absent.length > 0) throw new ProblemError('backup.part.not_in_backup', { parts: absent });
-    const chosen = backupPartNames.filter((n) => names.includes(n)).map((n) => this.deps.parts.find((p) => p.name === n) as BackupPart);
+    const chosen = this.deps.parts.filter((p) => names.includes(p.name));
     const skipped: SkippedByPart[] = [];
     await this.deps.db.transaction(async (transaction) => {
       for (const part of chosen) {

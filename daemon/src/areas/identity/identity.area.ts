@@ -6,11 +6,13 @@ import { systemClock, type Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { TopicsHub } from '../../core/topics/topics-hub.ts';
+import { AccountSecrets } from '../../host/account-secrets.ts';
 import { SystemAccounts } from '../../host/accounts.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { api } from '../../../../shared/src/api/index.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { defineArea } from '../area.ts';
+import type { BackupHostOptions } from '../backup-part.ts';
 import { authHandlers } from './auth/auth.routes.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { DeviceCookies } from './auth/device-cookie.ts';
@@ -22,15 +24,18 @@ import { TotpService } from './auth/totp.service.ts';
 import { AppGrantsStore } from './permissions/app-grants.ts';
 import type { CatalogApp } from './permissions/catalog.ts';
 import { initGrantModels } from './permissions/grant.model.ts';
+import { permissionsBackupPart } from './permissions/permissions.backup.ts';
 import { GrantsTopic } from './permissions/grants-topic.ts';
 import { permissionsHandlers } from './permissions/permissions.routes.ts';
 import { PermissionsService } from './permissions/permissions.service.ts';
 import { Rights } from './permissions/rights.ts';
 import { initGroupModels } from './users/group.model.ts';
+import { groupsBackupPart } from './users/groups.backup.ts';
 import { groupsHandlers } from './users/groups.routes.ts';
 import { GroupsService } from './users/groups.service.ts';
 import { ensureInitialAdmin, forgetInitialAdminPassword } from './users/initial-admin.ts';
 import type { UserRow } from './users/user.model.ts';
+import { usersBackupPart } from './users/users.backup.ts';
 import { usersHandlers } from './users/users.routes.ts';
 import { UsersService, type UserHomes } from './users/users.service.ts';
 
@@ -60,6 +65,8 @@ export interface IdentityOptions {
   userDeleted?: (userId: number) => Promise<void>;
   /** The language of a user created without one: the box's (System, Region). */
   defaultLanguage?: () => Promise<Language>;
+  /** How a restore of users, groups and permissions reaches the host (accounts, Samba's passdb); by default as applyAccounts and smbConf say. */
+  backupHost?: Pick<BackupHostOptions, 'applyHost' | 'smbConf'>;
 }
 
 /** What identity asks of the storage area's homes (HomesService). */
@@ -130,6 +137,7 @@ export async function createIdentityArea(o: IdentityOptions) {
     logger: o.logger,
     passwordChanged: (user) => forgetInitialAdminPassword(o.dataDir, user.username),
   });
+  const backupParts = identityBackupParts(o, (right) => rights.holders(right));
   if (o.initialAdmin) await ensureInitialAdmin(o.db, users, o.dataDir, o.initialAdmin.password, o.logger);
   return defineArea({
     name: 'identity',
@@ -140,6 +148,7 @@ export async function createIdentityArea(o: IdentityOptions) {
       tableRoutes(api.groups, groupsHandlers(groups)),
       tableRoutes(api.permissions, permissionsHandlers(permissions)),
     ],
+    backupPart: backupParts,
     users,
     groups,
     permissions,
@@ -159,4 +168,22 @@ export async function createIdentityArea(o: IdentityOptions) {
     /** On a box: the SMB and SFTP groups exist before any user is put into them. */
     start: () => (o.applyAccounts ? accounts.ensureProtocolGroups() : Promise.resolve()),
   });
+}
+
+/** The users, groups and permissions parts of a backup, with the accounts they restore on the host. */
+function identityBackupParts(o: IdentityOptions, rightHolders: (right: string) => Promise<string[]>) {
+  const host = o.backupHost ?? { applyHost: o.applyAccounts, smbConf: o.smbConf ?? null };
+  const runner = new CommandRunner(o.logger, host.applyHost);
+  const accounts = new SystemAccounts(runner, { smbConf: host.smbConf });
+  return [
+    usersBackupPart({
+      db: o.db,
+      // The same key file the auth area seals with: secrets leave opened and come back sealed.
+      cipher: TotpCipher.fromKeyFile(path.join(o.dataDir, 'totp-key')),
+      secrets: new AccountSecrets(runner, { smbConf: host.smbConf }),
+      accounts,
+    }),
+    groupsBackupPart({ db: o.db, accounts }),
+    permissionsBackupPart({ db: o.db, accounts, rightHolders }),
+  ];
 }

@@ -4,7 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { proxyHostRequest, proxyLimits, proxyOptionsRequest, proxyRedirectRequest, proxyStreamRequest } from '../../../../shared/src/api/proxy.ts';
 import { tlsLimits } from '../../../../shared/src/api/tls.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
+import type { BackupPart } from '../backup-part.ts';
 import { checkCustomCertificate } from '../tls/custom-certificate.ts';
 import { splitPem } from '../tls/pki.ts';
 import type { ProxyState, StoredCertificate } from './proxy-records.ts';

@@ -4,8 +4,8 @@ import type { Sequelize } from 'sequelize';
 import type { MissingDataset } from '../../../../shared/src/api/backup.ts';
 import type { Mode } from '../../config/config.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
-import { checkRows, idsOf, readRows, replaceRows, syncRows, type Row } from '../backup/table-rows.ts';
+import type { BackupPart } from '../backup-part.ts';
+import { checkRows, idsOf, readRows, replaceRows, syncRows, type Row } from '../backup-rows.ts';
 import { shareRootOf } from './share-layout.ts';
 import { isSystemFolder, overlaps } from './host-folder.ts';
 
@@ -39,6 +39,8 @@ export function sharesBackupPart(deps: SharesBackupDeps): BackupPart<SharesBacku
   const { db } = deps;
   return {
     name: 'shares',
+    // Share grants point at users and groups; Samba and SFTP, applied after, read who holds the SMB and SFTP rights.
+    after: ['users', 'groups', 'permissions'],
     async export() {
       return { shares: await readRows(db, 'shares'), grants: await readRows(db, 'share_grants'), homes: await readRows(db, 'storage_homes') };
     },
@@ -52,7 +54,8 @@ export function sharesBackupPart(deps: SharesBackupDeps): BackupPart<SharesBacku
       const ids = new Set(shares.map((s) => s.id));
       if (![...grants, ...homes].every((r) => ids.has(r.share_id ?? null)))
         throw new ProblemError('backup.part.invalid', { part: 'shares' }, { detail: 'a grant or home of a share not in the backup' });
-      return { data: { shares, grants, homes }, counts: { shares: shares.length - homes.length, homes: homes.length, shareGrants: grants.length } };
+      const counts = { shares: shares.length - homes.length, homes: homes.length, shareGrants: grants.length };
+      return { data: { shares, grants, homes }, counts, missingDatasets: await sharesWithoutDataset(shares) };
     },
     async restore(data, transaction) {
       await syncRows(db, 'shares', data.shares, transaction, { key: 'id', temporary: { name: "'~restore~' || id", host_path: "'~restore~' || id" } });
@@ -110,9 +113,9 @@ export async function checkFolders(shares: readonly Row[], deps: Pick<SharesBack
 }
 
 /** Shares of a backup whose folder (the dataset's mount point) this box does not have: its pools differ. */
-export async function sharesWithoutDataset(data: SharesBackup): Promise<MissingDataset[]> {
+async function sharesWithoutDataset(shares: readonly Row[]): Promise<MissingDataset[]> {
   const missing: MissingDataset[] = [];
-  for (const share of data.shares) {
+  for (const share of shares) {
     const hostPath = String(share.host_path);
     const isDir = await stat(hostPath).then(
       (s) => s.isDirectory(),

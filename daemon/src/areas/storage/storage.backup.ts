@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
-import { checkRows, readRows, replaceRows, type Row } from '../backup/table-rows.ts';
+import type { BackupPart } from '../backup-part.ts';
+import { checkRows, readRows, replaceRows, type Row } from '../backup-rows.ts';
 
 export interface StorageBackup {
   schedules: Row[];

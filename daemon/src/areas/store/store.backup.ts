@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { catalogIdPattern, catalogUrlPattern, dailyTimePattern, storeLimits, type StoreSettings } from '../../../../shared/src/api/store.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { makeDeployKey } from '../../host/git/git-client.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
+import type { BackupPart } from '../backup-part.ts';
 import { isSshUrl, type CatalogCopies } from './catalog-copies.ts';
 import type { StoreModels } from './store.model.ts';
 import type { StoreService } from './store.service.ts';

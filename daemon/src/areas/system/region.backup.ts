@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { Sequelize, Transaction } from 'sequelize';
 import { systemRegion, type SystemRegion } from '../../../../shared/src/api/system.ts';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
+import type { BackupPart } from '../backup-part.ts';
 import type { SystemService } from './system.service.ts';
 
 /** The region part: language and region, and the box's name (set at first run; null on a development daemon). */

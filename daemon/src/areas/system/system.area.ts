@@ -9,10 +9,12 @@ import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { api } from '../../../../shared/src/api/index.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { kernelName } from '../../host/block-names.ts';
+import { SshHostKeys } from '../../host/ssh-host-keys.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { readCounters } from '../../host/resource-counters.ts';
 import { TimeHost } from '../../host/time/time-host.ts';
 import type { NetworkAreaOptions } from '../network/network.area.ts';
+import { backupHostOptions, type BackupHostOptions } from '../backup-part.ts';
 import { defineArea } from '../area.ts';
 import type { FirstRunSetup } from './first-run.ts';
 import { monitorTopic } from './monitor.topic.ts';
@@ -21,6 +23,7 @@ import { SessionsService, type SessionsDeps } from './sessions.service.ts';
 import { PowerService } from './power.service.ts';
 import { regionBackupPart } from './region.backup.ts';
 import { ResourceMonitor } from './resource-monitor.ts';
+import { sshBackupPart } from './ssh.backup.ts';
 import type { SystemSettingRow } from './system-settings.model.ts';
 import { systemOverviewHandlers, systemTimeHandlers } from './system-host.routes.ts';
 import { firstRunHandlers, systemHandlers } from './system.routes.ts';
@@ -59,6 +62,8 @@ export interface SystemAreaDeps {
   /** Who is signed in and the open SMB sessions (Overview). */
   sessions: SessionsDeps;
   options?: SystemHostOptions;
+  /** Where the SSH host keys of the ssh backup part are read and written, and how sshd reloads them. */
+  backupHost?: BackupHostOptions;
 }
 
 function leaves(vdevs: readonly Vdev[]): string[] {
@@ -117,7 +122,7 @@ export async function createSystemArea(deps: SystemAreaDeps) {
       tableRoutes(api.systemTime, systemTimeHandlers(time)),
       tableRoutes(api.systemOverview, systemOverviewHandlers(overview, power, sessions)),
     ],
-    backupPart: regionBackupPart({ db: deps.db, system: deps.system }),
+    backupPart: [regionBackupPart({ db: deps.db, system: deps.system }), sshPart(deps.backupHost ?? backupHostOptions(mode), logger)],
     time,
     power,
     monitor,
@@ -129,4 +134,11 @@ export async function createSystemArea(deps: SystemAreaDeps) {
       power.close();
     },
   });
+}
+
+/** The box's SSH host keys (the ssh part): sshd serves SFTP with them, and reads restored ones only when it reloads. */
+function sshPart(host: BackupHostOptions, logger: Logger) {
+  const runner = new CommandRunner(logger, host.applyHost);
+  const reload = async () => void (host.sshReload && (await runner.run(host.sshReload)));
+  return sshBackupPart(new SshHostKeys({ dir: host.sshDir, logger, runner }), reload);
 }

@@ -1,7 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import Joi from 'joi';
 import { ProblemError } from '../../core/problem-error.ts';
-import type { BackupPart } from '../backup/backup-part.ts';
+import type { BackupPart } from '../backup-part.ts';
 import { checkLocalDomain, isPublicName } from './local-domain.ts';
 import { constrainedTo, hasNameConstraints } from './pki.ts';
 import { privateRange } from './scope.ts';

@@ -2,8 +2,8 @@ import type { Sequelize } from 'sequelize';
 import { specialRights } from '../../../../../shared/src/api/permissions.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { protocolGroups, type SystemAccounts } from '../../../host/accounts.ts';
-import type { BackupPart } from '../../backup/backup-part.ts';
-import { checkRows, idsOf, readRows, replaceRows, type Row } from '../../backup/table-rows.ts';
+import type { BackupPart } from '../../backup-part.ts';
+import { checkRows, idsOf, readRows, replaceRows, type Row } from '../../backup-rows.ts';
 
 export interface PermissionsBackup {
   userGrants: Row[];
@@ -19,6 +19,8 @@ export function permissionsBackupPart(deps: {
   const { db } = deps;
   return {
     name: 'permissions',
+    // Grants point at users and groups.
+    after: ['users', 'groups'],
     async export() {
       return { userGrants: await readRows(db, 'user_grants'), groupGrants: await readRows(db, 'group_grants') };
     },

@@ -2,8 +2,8 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { accountName } from '../../../../../shared/src/api/users.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';
-import type { BackupPart } from '../../backup/backup-part.ts';
-import { checkRows, idsOf, readRows, replaceRows, syncRows, type Row } from '../../backup/table-rows.ts';
+import type { BackupPart } from '../../backup-part.ts';
+import { checkRows, idsOf, readRows, replaceRows, syncRows, type Row } from '../../backup-rows.ts';
 import { assertRestorableName, gidRange } from './restorable-names.ts';
 
 export interface GroupsBackup {
@@ -34,6 +34,8 @@ export function groupsBackupPart(deps: { db: Sequelize; accounts: SystemAccounts
   let removed: string[] = [];
   return {
     name: 'groups',
+    // Memberships point at users.
+    after: ['users'],
     async export() {
       return { groups: await readRows(db, 'groups'), members: await readRows(db, 'group_members') };
     },

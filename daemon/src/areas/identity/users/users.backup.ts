@@ -3,8 +3,8 @@ import { accountName } from '../../../../../shared/src/api/users.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { AccountSecrets, HostSecret } from '../../../host/account-secrets.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';
-import type { BackupPart } from '../../backup/backup-part.ts';
-import { checkRows, readRows, replaceRows, syncRows, type Row } from '../../backup/table-rows.ts';
+import type { BackupPart } from '../../backup-part.ts';
+import { checkRows, readRows, replaceRows, syncRows, type Row } from '../../backup-rows.ts';
 import { assertRestorableName, uidRange } from './restorable-names.ts';
 
 export interface UsersBackup {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { ProblemError } from '../../core/problem-error.ts';
+import { ProblemError } from '../core/problem-error.ts';
 
 /** One row as SQLite answers it: booleans are 0 and 1. */
 export type Row = Record<string, string | number | null>;

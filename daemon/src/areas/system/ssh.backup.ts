@@ -1,6 +1,6 @@
 import { ProblemError } from '../../core/problem-error.ts';
 import { SshHostKeys, type SshHostKey } from '../../host/ssh-host-keys.ts';
-import type { BackupPart } from './backup-part.ts';
+import type { BackupPart } from '../backup-part.ts';
 
 /**
  * The box's SSH host keys (the ssh part of a backup); empty in development mode. sshd reads its
