@@ -40,7 +40,7 @@ describe('planTargetRetention', () => {
   });
 
   it('keeps N newest by createtxg, not by list order', () => {
-    const shuffled = [target[4], target[0], target[2], target[1], target[3]];
+    const shuffled = [snap(5, 0), snap(1, 4), snap(3, 2), snap(2, 3), snap(4, 1)];
     expect(planTargetRetention(shuffled, { keepNewest: 4 }, null, now)).to.deep.equal(['backup/data@s1']);
   });
 });
