@@ -37,7 +37,7 @@ describe('e2e: first-run setup of a box without administrator', function () {
     await page.getByLabel(de['firstRun.code']).fill('AAAAA-AAAAA');
     await page.getByLabel(de['firstRun.region']).selectOption('AT');
     // The zones offered are the box's own, the list of the Control Panel's Time section, in the same field.
-    const zone = page.getByLabel(de['firstRun.timeZone']);
+    const zone = page.getByRole('combobox', { name: de['firstRun.timeZone'] });
     await zone.focus();
     const offered = (await page.getByRole('listbox', { name: de['firstRun.timeZone'] }).getByRole('option').allTextContents()).map((z) => z.trim());
     expect(offered).to.deep.equal((await box.client().api.firstRun.zones()).zones);
