@@ -60,7 +60,7 @@ describe('e2e: updates in the Control Panel', function () {
     const send = panel.getByRole('button', { name: updatesEn['controlPanel.updates.uploadSubmit'] });
     await file.setInputFiles({ name: 'unsigned.update', mimeType: 'application/x-tar', buffer: bundle('9.1.0', false) });
     await send.click();
-    await panel.getByRole('alert').filter({ hasText: updatesEn['error.system.update.unsigned'] }).waitFor();
+    await panel.getByRole('alert').filter({ hasText: updatesEn['error.system.update.unsigned.reason.missing'] }).waitFor();
     await file.setInputFiles({ name: 'cellar-9.1.0.update', mimeType: 'application/x-tar', buffer: bundle('9.1.0', true) });
     await send.click();
     await panel.getByTestId('uploaded').filter({ hasText: 'Waiting: version 9.1.0' }).waitFor();
