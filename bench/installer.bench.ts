@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { claimHeader } from '../shared/src/api/installer.ts';
+import { claimHeader } from '../shared/src/api/installer/installer.ts';
 import { startTestDaemon } from '../test/helpers/daemon.ts';
 import { systemTestImage, InstallerDisks } from '../test/helpers/installer-disks.ts';
 import type { BenchRow } from './lib/table.ts';

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildAppPackage } from './build-app-package.js';
-import { catalogFormat, catalogIndexSchema, type CatalogIndex, type CatalogVersion } from '../../shared/src/api/store-catalog-index.ts';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import { catalogFormat, catalogIndexSchema, type CatalogIndex, type CatalogVersion } from '../../shared/src/api/store/catalog-index.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
 import { signDetached } from '../../daemon/src/core/signed-index.ts';
 
 /** What a catalog holds: app folders (as build-app-package.js packs them) with their images, by app. */

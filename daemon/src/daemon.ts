@@ -40,7 +40,7 @@ import { FileServices } from './host/file-services/file-services.ts';
 import { fileServicesState } from './host/file-services/state-source.ts';
 import { uploadTempPrefix } from './areas/files/safe-path.ts';
 import { trashFolderName } from './areas/shares/share-layout.ts';
-import { specialRights } from '../../shared/src/api/permissions.ts';
+import { specialRights } from '../../shared/src/api/identity/permissions.ts';
 import { systemClock } from './core/clock.ts';
 import { JobEngine } from './core/jobs/job-engine.ts';
 import { Scheduler } from './core/scheduler.ts';

@@ -1,4 +1,4 @@
-import type { Language } from './api/system.ts';
+import type { Language } from './api/system/system.ts';
 
 /**
  * The registry of core apps: the apps built into the desktop, with ids under `org.service.*`.

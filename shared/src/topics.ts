@@ -1,18 +1,18 @@
-import type { FileEntry } from './api/files.ts';
-import type { ThumbnailReason, ThumbnailSize } from './api/thumbnails.ts';
-import type { Job } from './api/jobs.ts';
-import type { Appearance, DesktopItem, WindowPreference } from './api/desktop.ts';
-import type { Notification, NotificationList } from './api/notifications.ts';
-import type { ShareInfo } from './api/shares.ts';
-import type { LogEntry } from './api/logs.ts';
-import type { EffectiveRights } from './api/permissions.ts';
-import type { PoolList, StorageHealth } from './api/storage.ts';
-import type { AdminAppList, AppLogLevel } from './api/apps.ts';
-import type { ResourceHistory, ResourceSample } from './api/system-monitor.ts';
-import type { NetworkState } from './api/system-network.ts';
-import type { StoreState } from './api/store.ts';
-import type { UpdateStatus } from './api/updates.ts';
-import type { ProxySettings } from './api/proxy.ts';
+import type { FileEntry } from './api/files/files.ts';
+import type { ThumbnailReason, ThumbnailSize } from './api/files/thumbnails.ts';
+import type { Job } from './api/jobs/jobs.ts';
+import type { Appearance, DesktopItem, WindowPreference } from './api/desktop/desktop.ts';
+import type { Notification, NotificationList } from './api/notifications/notifications.ts';
+import type { ShareInfo } from './api/shares/shares.ts';
+import type { LogEntry } from './api/logs/logs.ts';
+import type { EffectiveRights } from './api/identity/permissions.ts';
+import type { PoolList, StorageHealth } from './api/storage/storage.ts';
+import type { AdminAppList, AppLogLevel } from './api/apps/apps.ts';
+import type { ResourceHistory, ResourceSample } from './api/system/monitor.ts';
+import type { NetworkState } from './api/network/network.ts';
+import type { StoreState } from './api/store/store.ts';
+import type { UpdateStatus } from './api/updates/updates.ts';
+import type { ProxySettings } from './api/proxy/proxy.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { eventually } from '../helpers/desktop.ts';
 import { finished } from '../helpers/file-operations.ts';

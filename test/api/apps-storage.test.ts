@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ShareInfo } from '../../shared/src/api/shares.ts';
+import type { ShareInfo } from '../../shared/src/api/shares/shares.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { finished } from '../helpers/file-operations.ts';
 import { makeShare, removeTempFolders, tempFolder } from '../helpers/shares.ts';

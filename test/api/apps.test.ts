@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { finished } from '../helpers/file-operations.ts';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { BackupSummary } from '../../shared/src/api/backup.ts';
+import type { BackupSummary } from '../../shared/src/api/backup/backup.ts';
 import { readBackup, writeBackup, type BackupContent } from '../../shared/src/backup/backup-file.ts';
 import type { Row } from '../../daemon/src/areas/backup-rows.ts';
 import type { ProxyState } from '../../daemon/src/areas/proxy/proxy-records.ts';

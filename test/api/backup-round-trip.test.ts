@@ -4,7 +4,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { backupPartNames, type BackupSummary } from '../../shared/src/api/backup.ts';
+import { backupPartNames, type BackupSummary } from '../../shared/src/api/backup/backup.ts';
 import { readBackup } from '../../shared/src/backup/backup-file.ts';
 import type { DaemonOptions } from '../../daemon/src/daemon-types.ts';
 import { outsideCertificates } from '../helpers/certificates.ts';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { BackupSummary } from '../../shared/src/api/backup.ts';
+import type { BackupSummary } from '../../shared/src/api/backup/backup.ts';
 import { readBackup, writeBackup } from '../../shared/src/backup/backup-file.ts';
 import { TlsStore, type TlsSnapshot } from '../../daemon/src/areas/tls/tls-store.ts';
 import { adminPassword, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { defaultAppearance } from '../../shared/src/api/desktop.ts';
+import { defaultAppearance } from '../../shared/src/api/desktop/desktop.ts';
 import type { TopicEvent } from '../../shared/src/topics.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { connectSocket, type TestSocket } from '../helpers/socket.ts';

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { maxWallpaperUploadBytes } from '../../shared/src/api/desktop.ts';
+import { maxWallpaperUploadBytes } from '../../shared/src/api/desktop/desktop.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { photo, pngBomb } from '../helpers/images.ts';
 import { insertUser } from '../helpers/users.ts';

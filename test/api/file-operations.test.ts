@@ -17,8 +17,8 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { FileOperationRequest, FileOperationResult } from '../../shared/src/api/file-operations.ts';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { FileOperationRequest, FileOperationResult } from '../../shared/src/api/files/operations.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import type { TopicEvent } from '../../shared/src/topics.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { finished, runOperation, tempEntries } from '../helpers/file-operations.ts';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { fileVersionsRoutes } from '../../shared/src/api/file-versions.ts';
-import { homesRoutes } from '../../shared/src/api/homes.ts';
+import { fileVersionsRoutes } from '../../shared/src/api/storage/file-versions.ts';
+import { homesRoutes } from '../../shared/src/api/storage/homes.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { makeShare, removeTempFolders } from '../helpers/shares.ts';
 import { insertUser } from '../helpers/users.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect } from 'node:tls';
 import { expect } from 'chai';
-import { claimHeader } from '../../shared/src/api/installer.ts';
+import { claimHeader } from '../../shared/src/api/installer/installer.ts';
 import { expectProblem, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 import { nodeFetch, spkiSha256 } from '../helpers/local-address.ts';
 

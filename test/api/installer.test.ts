@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { claimHeader } from '../../shared/src/api/installer.ts';
+import { claimHeader } from '../../shared/src/api/installer/installer.ts';
 import { createApiClient } from '../../shared/src/client.ts';
 import { writeInstallId } from '../../daemon/src/areas/installer/install-id.ts';
 import { expectProblem, startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';

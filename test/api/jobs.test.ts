@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import { openDatabase } from '../../daemon/src/db/database.ts';
 import { createLogger } from '../../daemon/src/core/logger.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { LogHistogram } from '../../shared/src/api/logs.ts';
+import type { LogHistogram } from '../../shared/src/api/logs/logs.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { insertUser } from '../helpers/users.ts';
 import { seedLogs } from '../helpers/logs.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { LogEntry, LogSettings } from '../../shared/src/api/logs.ts';
+import type { LogEntry, LogSettings } from '../../shared/src/api/logs/logs.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { daysAgo, hoursAgo, seedLogs } from '../helpers/logs.ts';
 

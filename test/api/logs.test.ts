@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { LogEntry } from '../../shared/src/api/logs.ts';
+import type { LogEntry } from '../../shared/src/api/logs/logs.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { hoursAgo, seedLogs } from '../helpers/logs.ts';
 import { connectSocket } from '../helpers/socket.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { NotificationList } from '../../shared/src/api/notifications.ts';
+import type { NotificationList } from '../../shared/src/api/notifications/notifications.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { sleep } from '../helpers/jobs.ts';
 import { connectSocket, type TestSocket } from '../helpers/socket.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { QueryTypes } from 'sequelize';
 import { api } from '../../shared/src/api/index.ts';
-import type { AppNotificationRequest } from '../../shared/src/api/notifications.ts';
+import type { AppNotificationRequest } from '../../shared/src/api/notifications/notifications.ts';
 import { buildUrl } from '../../shared/src/client.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { insertUser } from '../helpers/users.ts';

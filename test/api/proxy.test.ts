@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
+import type { ProxyHostRequest } from '../../shared/src/api/proxy/proxy.ts';
 import { outsideCertificates, type OutsideCertificates } from '../helpers/certificates.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { opensslVerify } from '../helpers/openssl.ts';

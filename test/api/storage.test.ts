@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RouteDef } from '../../shared/src/api/route.ts';
-import { storageRoutes } from '../../shared/src/api/storage.ts';
+import { storageRoutes } from '../../shared/src/api/storage/storage.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { insertUser } from '../helpers/users.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { CatalogSource } from '../../build/scripts/build-catalog.ts';
-import { storeRoutes } from '../../shared/src/api/store.ts';
+import { storeRoutes } from '../../shared/src/api/store/store.ts';
 import { send } from '../../shared/src/client.ts';
 import { checkedFetch, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { contractChecker } from '../helpers/openapi-check.ts';

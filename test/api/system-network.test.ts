@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { NetworkConfig } from '../../shared/src/api/system-network.ts';
+import type { NetworkConfig } from '../../shared/src/api/network/network.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { connectSocket } from '../helpers/socket.ts';
 import { insertUser } from '../helpers/users.ts';

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { expect } from 'chai';
-import type { ResourceHistory, ResourceSample } from '../../shared/src/api/system-monitor.ts';
-import type { LogEntry } from '../../shared/src/api/logs.ts';
+import type { ResourceHistory, ResourceSample } from '../../shared/src/api/system/monitor.ts';
+import type { LogEntry } from '../../shared/src/api/logs/logs.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { connectSocket } from '../helpers/socket.ts';
 import { insertUser } from '../helpers/users.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, unlinkSync, utimesSync,
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import type { ThumbnailState, ThumbnailStates } from '../../shared/src/api/thumbnails.ts';
+import type { ThumbnailState, ThumbnailStates } from '../../shared/src/api/files/thumbnails.ts';
 import type { TopicEvent } from '../../shared/src/topics.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { photo, pngBomb } from '../helpers/images.ts';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { TrashItem } from '../../shared/src/api/trash.ts';
+import type { TrashItem } from '../../shared/src/api/files/trash.ts';
 import type { Clock } from '../../daemon/src/core/clock.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { finished, runOperation } from '../helpers/file-operations.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import type { JobEvent } from '../../shared/src/topics.ts';
 import { ApiError } from '../../shared/src/client.ts';
 import type { ProblemDetails } from '../../shared/src/errors/index.ts';

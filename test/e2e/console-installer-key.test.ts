@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { InstallerStatus } from '../../shared/src/api/installer.ts';
+import type { InstallerStatus } from '../../shared/src/api/installer/installer.ts';
 import type { InstallerCall } from '../../console/src/bridge.ts';
 import { BoxStore } from '../../console/src/node/box-store.ts';
 import { ConsoleError } from '../../console/src/node/console-error.ts';

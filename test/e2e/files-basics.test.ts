@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import type { ShareInfo } from '../../shared/src/api/shares.ts';
+import type { ShareInfo } from '../../shared/src/api/shares/shares.ts';
 import de from '../../web/src/apps/files/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
 import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { ShareInfo } from '../../shared/src/api/shares.ts';
+import type { ShareInfo } from '../../shared/src/api/shares/shares.ts';
 import en from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
 import { expectText, screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import { type TestDaemon } from '../helpers/daemon.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { ShareInfo } from '../../shared/src/api/shares.ts';
+import type { ShareInfo } from '../../shared/src/api/shares/shares.ts';
 import de from '../../web/src/apps/files/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/files/i18n/en.json' with { type: 'json' };
 import cp from '../../web/src/apps/control-panel/shares/i18n/en.json' with { type: 'json' };

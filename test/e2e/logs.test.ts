@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { LogEntry } from '../../shared/src/api/logs.ts';
+import type { LogEntry } from '../../shared/src/api/logs/logs.ts';
 import de from '../../web/src/apps/logs/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/logs/i18n/en.json' with { type: 'json' };
 import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';

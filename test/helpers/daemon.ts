@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApiError, createApiClient, type ApiClient } from '../../shared/src/client.ts';
-import type { UserInfo } from '../../shared/src/api/auth.ts';
+import type { UserInfo } from '../../shared/src/api/identity/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
 import { cookieFetch } from './cookie-fetch.ts';

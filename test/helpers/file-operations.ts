@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
-import type { FileOperationRequest } from '../../shared/src/api/file-operations.ts';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { FileOperationRequest } from '../../shared/src/api/files/operations.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import type { TestClient } from './daemon.ts';
 import { isFinished, sleep } from './jobs.ts';
 

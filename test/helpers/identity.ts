@@ -1,5 +1,5 @@
 import { generate } from 'otplib';
-import type { UserSummary } from '../../shared/src/api/users.ts';
+import type { UserSummary } from '../../shared/src/api/identity/users.ts';
 import type { TestClient, TestDaemon } from './daemon.ts';
 
 export const userPassword = 'plum-orchard-42';

@@ -1,4 +1,4 @@
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import type { JobEngine } from '../../daemon/src/core/jobs/job-engine.ts';
 import type { TestClient } from './daemon.ts';
 

@@ -1,4 +1,4 @@
-import type { LogLevel } from '../../shared/src/api/logs.ts';
+import type { LogLevel } from '../../shared/src/api/logs/logs.ts';
 import type { TestDaemon } from './daemon.ts';
 
 export interface SeedEntry {

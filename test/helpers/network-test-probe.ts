@@ -3,7 +3,7 @@
 //   ip netns exec <ns> node --import=tsx test/helpers/network-test-probe.ts <data dir> '<config json>' <registry url>
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { claimHeader, type InstallerNetworkConfig } from '../../shared/src/api/installer.ts';
+import { claimHeader, type InstallerNetworkConfig } from '../../shared/src/api/installer/installer.ts';
 import { startTestDaemon } from './daemon.ts';
 
 const [dataDir, configJson, registryUrl] = process.argv.slice(2) as [string, string, string];

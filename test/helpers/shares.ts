@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
-import type { ShareInfo } from '../../shared/src/api/shares.ts';
+import type { ShareInfo } from '../../shared/src/api/shares/shares.ts';
 import type { TestClient, TestDaemon } from './daemon.ts';
 
 /** A fresh real folder under the system temp dir (outside the daemon's data dir). */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
 import type { TestClient } from './daemon.ts';
 import { finished } from './file-operations.ts';
 import { tgzOf } from './tar-builder.ts';

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildCatalog, type CatalogSource, type Signing } from '../../build/scripts/build-catalog.ts';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import type { TestClient } from './daemon.ts';
 import { sleep } from './jobs.ts';
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { create as createTar } from 'tar';
-import type { UpdateIndex } from '../../shared/src/api/updates.ts';
+import type { UpdateIndex } from '../../shared/src/api/updates/updates.ts';
 import { signDetached } from '../../daemon/src/core/signed-index.ts';
 
 /** A signing key of the test's own, and the key file a development daemon trusts it by (`trustedKeysFile`). */

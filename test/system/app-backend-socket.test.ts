@@ -4,7 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
 import type { TestClient, TestDaemon } from '../helpers/daemon.ts';
 import { eventually } from '../helpers/desktop.ts';
 import { tgzOf } from '../helpers/tar-builder.ts';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
 import type { TestClient, TestDaemon } from '../helpers/daemon.ts';
 import { eventually } from '../helpers/desktop.ts';
 import { finished } from '../helpers/file-operations.ts';

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
-import type { AdminAppList } from '../../shared/src/api/apps.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
+import type { AdminAppList } from '../../shared/src/api/apps/apps.ts';
 import { expectProblem, type TestClient } from '../helpers/daemon.ts';
 import { eventually } from '../helpers/desktop.ts';
 import { tgzOf } from '../helpers/tar-builder.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import { buildAppPackage } from '../../build/scripts/build-app-package.js';
 import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
 import type { BackendLimitValues } from '../../daemon/src/host/app-backends/backend-limits.ts';

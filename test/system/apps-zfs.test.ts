@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { AppManifest } from '../../shared/src/api/app-manifest.ts';
+import type { AppManifest } from '../../shared/src/api/apps/app-manifest.ts';
 import { appAccountName } from '../../daemon/src/host/app-accounts.ts';
 import { expectProblem, type TestClient } from '../helpers/daemon.ts';
 import { finished } from '../helpers/file-operations.ts';

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { claimHeader, type InstallerStatus, type InstallRequest } from '../../shared/src/api/installer.ts';
+import { claimHeader, type InstallerStatus, type InstallRequest } from '../../shared/src/api/installer/installer.ts';
 import { systemTestImage, InstallerDisks } from '../helpers/installer-disks.ts';
 import { expectBiosLoader } from '../helpers/bios-loader.ts';
 import { expectOwnerAccount } from '../helpers/target-accounts.ts';

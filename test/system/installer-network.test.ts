@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { NetworkTestStatus } from '../../shared/src/api/installer.ts';
+import type { NetworkTestStatus } from '../../shared/src/api/installer/installer.ts';
 
 const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
 const helpers = path.join(import.meta.dirname, '../helpers');

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { claimHeader, type InstallRequest } from '../../shared/src/api/installer.ts';
+import { claimHeader, type InstallRequest } from '../../shared/src/api/installer/installer.ts';
 import { InstallerDisks } from '../helpers/installer-disks.ts';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.ts';
 

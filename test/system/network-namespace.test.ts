@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { NetworkConfig } from '../../shared/src/api/system-network.ts';
+import type { NetworkConfig } from '../../shared/src/api/network/network.ts';
 import { adminPassword, expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { eventually, makeNamespace, oldAddress, oldGateway, startDaemonChild, type TestNamespace } from './network-fixture.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { NetworkConfig } from '../../shared/src/api/system-network.ts';
+import type { NetworkConfig } from '../../shared/src/api/network/network.ts';
 import { NetworkService } from '../../daemon/src/areas/network/network.service.ts';
 import type { ProblemError } from '../../daemon/src/core/problem-error.ts';
 import { createLogger } from '../../daemon/src/core/logger.ts';

@@ -6,7 +6,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { createServer as createTcpServer, connect, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ProxyHostRequest } from '../../shared/src/api/proxy.ts';
+import type { ProxyHostRequest } from '../../shared/src/api/proxy/proxy.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { handshake } from '../helpers/https-client.ts';
 import { opensslVerify } from '../helpers/openssl.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import type { PoolList } from '../../shared/src/api/storage.ts';
+import type { PoolList } from '../../shared/src/api/storage/storage.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { connectSocket, type TestSocket } from '../helpers/socket.ts';
 import { insertUser } from '../helpers/users.ts';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { UpdateStatus } from '../../shared/src/api/updates.ts';
+import type { UpdateStatus } from '../../shared/src/api/updates/updates.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { buildDeb, indexFor, serveFolder, TestSigner, writeRelease } from '../helpers/update-channel.ts';
 import { UpdateRoot } from './update-root-fixture.ts';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { UpdateStatus } from '../../shared/src/api/updates.ts';
+import type { UpdateStatus } from '../../shared/src/api/updates/updates.ts';
 import { debianArchitecture } from '../../daemon/src/areas/updates/signed-release.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { bundleOf, buildDeb, indexFor, serveFolder, TestSigner, writeRelease } from '../helpers/update-channel.ts';

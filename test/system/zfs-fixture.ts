@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Job } from '../../shared/src/api/jobs.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
 import type { TestClient } from '../helpers/daemon.ts';
 
 /**

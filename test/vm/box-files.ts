@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Job } from '../../shared/src/api/jobs.ts';
-import type { ShareDetails, ShareInfo } from '../../shared/src/api/shares.ts';
-import type { StoragePlanPreview } from '../../shared/src/api/storage-plan-schemas.ts';
-import type { UserSummary } from '../../shared/src/api/users.ts';
+import type { Job } from '../../shared/src/api/jobs/jobs.ts';
+import type { ShareDetails, ShareInfo } from '../../shared/src/api/shares/shares.ts';
+import type { StoragePlanPreview } from '../../shared/src/api/storage/plans.ts';
+import type { UserSummary } from '../../shared/src/api/identity/users.ts';
 import type { HttpsAnswer } from '../helpers/https-client.ts';
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { request } from 'node:https';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { InstalledRoot, InstallerOptions, InstallerStatus, InstallRequest } from '../../shared/src/api/installer.ts';
+import type { InstalledRoot, InstallerOptions, InstallerStatus, InstallRequest } from '../../shared/src/api/installer/installer.ts';
 import type { InstallerCall } from '../../console/src/bridge.ts';
 import { InstallerClient } from '../../console/src/node/installer-client.ts';
 import { freePort } from '../../bench/lib/free-port.ts';

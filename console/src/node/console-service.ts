@@ -2,7 +2,7 @@ import type { BackupView, InstallerCall, ListedBox, RootOffer, SystemTrustResult
 import { readBackupView } from './backup-reader.ts';
 import type { BoxStore, KnownBox } from './box-store.ts';
 import { ConsoleError } from './console-error.ts';
-import { installerRoutes } from '../../../shared/src/api/installer.ts';
+import { installerRoutes } from '../../../shared/src/api/installer/installer.ts';
 import { presentedChain } from './box-chain.ts';
 import { boxRequest } from './box-request.ts';
 import { sameBox, urlOf, type Announcement, type Discovery } from './discovery.ts';

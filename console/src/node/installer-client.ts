@@ -1,4 +1,4 @@
-import { claimHeader, installerRoutes, type InstalledRoot, type InstallerStatus, type InstallRequest } from '../../../shared/src/api/installer.ts';
+import { claimHeader, installerRoutes, type InstalledRoot, type InstallerStatus, type InstallRequest } from '../../../shared/src/api/installer/installer.ts';
 import type { RouteDef } from '../../../shared/src/api/route.ts';
 import type { InstallerCall } from '../bridge.ts';
 import { boxRequest } from './box-request.ts';

@@ -1,6 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import type { PeerCertificate } from 'node:tls';
-import type { InstallerKeyFingerprint } from '../../../shared/src/api/installer.ts';
+import type { InstallerKeyFingerprint } from '../../../shared/src/api/installer/installer.ts';
 import type { BoxRequestTls } from './box-request.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

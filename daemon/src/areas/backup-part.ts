@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { BackupCounts, BackupPartName, MissingDataset } from '../../../shared/src/api/backup.ts';
+import type { BackupCounts, BackupPartName, MissingDataset } from '../../../shared/src/api/backup/backup.ts';
 import type { Mode } from '../config/config.ts';
 import { boxDeployment } from '../host/file-services/box-deployment.ts';
 

@@ -1,4 +1,4 @@
-import type { Language } from '../../../shared/src/api/system.ts';
+import type { Language } from '../../../shared/src/api/system/system.ts';
 
 /**
  * The signed-in caller of a request, resolved on every request (through a cache that any

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { appInstanceHeader, appInstanceIdPattern } from '../../../shared/src/api/apps.ts';
+import { appInstanceHeader, appInstanceIdPattern } from '../../../shared/src/api/apps/apps.ts';
 
 /** What a window's page presents on each call: its bearer token and the window it calls as. */
 export interface AppCredentials {

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../../../shared/src/api/auth.ts';
+import type { UserInfo } from '../../../shared/src/api/identity/auth.ts';
 
 /**
  * What the window manager gives every app component it mounts in a window. An app is a

@@ -1,4 +1,4 @@
-import { desktopRoutes, type Appearance, type Wallpaper } from '../../../shared/src/api/desktop.ts';
+import { desktopRoutes, type Appearance, type Wallpaper } from '../../../shared/src/api/desktop/desktop.ts';
 import { buildUrl } from '../../../shared/src/client.ts';
 
 /** The built-in wallpapers: CSS only, so they cost no download. */

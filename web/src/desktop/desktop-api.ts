@@ -1,4 +1,4 @@
-import { desktopRoutes, deviceIdHeader, type DesktopItem, type DesktopItemChange, type DesktopState } from '../../../shared/src/api/desktop.ts';
+import { desktopRoutes, deviceIdHeader, type DesktopItem, type DesktopItemChange, type DesktopState } from '../../../shared/src/api/desktop/desktop.ts';
 import { ApiError, readAnswer, send } from '../../../shared/src/client.ts';
 import { api, apiOptions } from '../lib/api.ts';
 

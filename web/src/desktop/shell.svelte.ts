@@ -1,6 +1,6 @@
 import { getContext, setContext } from 'svelte';
-import type { UserInfo } from '../../../shared/src/api/auth.ts';
-import { defaultAppearance, type Appearance, type DesktopApp, type DesktopState } from '../../../shared/src/api/desktop.ts';
+import type { UserInfo } from '../../../shared/src/api/identity/auth.ts';
+import { defaultAppearance, type Appearance, type DesktopApp, type DesktopState } from '../../../shared/src/api/desktop/desktop.ts';
 import { topicName, type DesktopEvent, type DesktopSnapshot } from '../../../shared/src/topics.ts';
 import { api } from '../lib/api.ts';
 import { i18n, t } from '../lib/i18n/i18n.svelte.ts';

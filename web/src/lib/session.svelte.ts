@@ -1,4 +1,4 @@
-import type { UserInfo } from '../../../shared/src/api/auth.ts';
+import type { UserInfo } from '../../../shared/src/api/identity/auth.ts';
 import type { MessageKey } from './i18n/messages.ts';
 
 let user = $state<UserInfo | null>(null);

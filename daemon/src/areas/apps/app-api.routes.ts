@@ -1,5 +1,5 @@
-import type { appApiRoutes } from '../../../../shared/src/api/app-api.ts';
-import { appMessageType } from '../../../../shared/src/api/notifications.ts';
+import type { appApiRoutes } from '../../../../shared/src/api/apps/app-api.ts';
+import { appMessageType } from '../../../../shared/src/api/notifications/notifications.ts';
 import { currentContext } from '../../core/request-context.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers, AppTokenClaims } from '../../http/handler.ts';

@@ -1,5 +1,5 @@
-import type { AppStorageMapping } from '../../../../shared/src/api/app-storage.ts';
-import type { AppDetails } from '../../../../shared/src/api/apps.ts';
+import type { AppStorageMapping } from '../../../../shared/src/api/apps/app-storage.ts';
+import type { AppDetails } from '../../../../shared/src/api/apps/apps.ts';
 import { appQuotaOf } from './app-quota.ts';
 import type { AppAccountRow, AppMappingRow, AppRow } from './app.model.ts';
 

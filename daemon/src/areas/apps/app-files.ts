@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { AppFolderPage } from '../../../../shared/src/api/app-files.ts';
-import type { ListQuery } from '../../../../shared/src/api/files.ts';
-import type { ShareAccess } from '../../../../shared/src/api/shares.ts';
-import type { FileEntry } from '../../../../shared/src/api/files.ts';
+import type { AppFolderPage } from '../../../../shared/src/api/apps/app-files.ts';
+import type { ListQuery } from '../../../../shared/src/api/files/files.ts';
+import type { ShareAccess } from '../../../../shared/src/api/shares/shares.ts';
+import type { FileEntry } from '../../../../shared/src/api/files/files.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';

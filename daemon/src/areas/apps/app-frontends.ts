@@ -1,11 +1,11 @@
 import express, { type RequestHandler, type Router } from 'express';
 import path from 'node:path';
-import { appIdPattern } from '../../../../shared/src/api/app-manifest.ts';
-import { appInstanceHeader } from '../../../../shared/src/api/apps.ts';
+import { appIdPattern } from '../../../../shared/src/api/apps/app-manifest.ts';
+import { appInstanceHeader } from '../../../../shared/src/api/apps/apps.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { controlCharacterErrors } from '../../core/validate.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
-import { volumeLayout } from './app-jobs.ts';
+import { volumeLayout } from './apps.jobs.ts';
 import type { AppModels } from './app.model.ts';
 
 /** Where installed apps' frontends are served: `/frontends/<appId>/index.html` and the files beside it. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AppVolumes } from '../../host/app-volumes/app-volumes.ts';
-import { volumeLayout } from './app-jobs.ts';
+import { volumeLayout } from './apps.jobs.ts';
 import type { AppModels } from './app.model.ts';
 
 /** Installed apps' icons (checked at upload to be only a picture), to those who may use the app. */

@@ -1,5 +1,5 @@
-import { defaultAppQuotaMiB, type AppManifest } from '../../../../shared/src/api/app-manifest.ts';
-import type { AppQuota } from '../../../../shared/src/api/apps.ts';
+import { defaultAppQuotaMiB, type AppManifest } from '../../../../shared/src/api/apps/app-manifest.ts';
+import type { AppQuota } from '../../../../shared/src/api/apps/apps.ts';
 
 const mib = 1024 * 1024;
 

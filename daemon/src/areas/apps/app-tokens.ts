@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appTokenMinutes, type AppToken, type AppTokenKind } from '../../../../shared/src/api/apps.ts';
+import { appTokenMinutes, type AppToken, type AppTokenKind } from '../../../../shared/src/api/apps/apps.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 

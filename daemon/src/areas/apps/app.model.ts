@@ -1,6 +1,6 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { AppManifest, AppPermission } from '../../../../shared/src/api/app-manifest.ts';
-import type { AppLogLevel, AppState, AppUpdatePolicy } from '../../../../shared/src/api/apps.ts';
+import type { AppManifest, AppPermission } from '../../../../shared/src/api/apps/app-manifest.ts';
+import type { AppLogLevel, AppState, AppUpdatePolicy } from '../../../../shared/src/api/apps/apps.ts';
 
 export class AppRow extends Model {
   declare id: string;

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
+import type { AppManifest } from '../../../../shared/src/api/apps/app-manifest.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup-part.ts';
 import { checkRows, idsOf, type Row } from '../backup-rows.ts';

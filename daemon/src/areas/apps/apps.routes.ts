@@ -1,4 +1,4 @@
-import type { appsRoutes } from '../../../../shared/src/api/apps.ts';
+import type { appsRoutes } from '../../../../shared/src/api/apps/apps.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { AppIcons } from './app-icons.ts';
 import type { InstalledAppsService } from './installed-apps.service.ts';

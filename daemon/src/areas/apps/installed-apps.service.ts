@@ -1,5 +1,5 @@
-import type { AppPermission } from '../../../../shared/src/api/app-manifest.ts';
-import type { AppSelf } from '../../../../shared/src/api/app-api.ts';
+import type { AppPermission } from '../../../../shared/src/api/apps/app-manifest.ts';
+import type { AppSelf } from '../../../../shared/src/api/apps/app-api.ts';
 import type {
   AdminAppList,
   AppBackendLimits,
@@ -9,11 +9,11 @@ import type {
   AppToken,
   AppTokenRequest,
   AppUpdatePolicy,
-} from '../../../../shared/src/api/apps.ts';
-import type { InstallAppRequest } from '../../../../shared/src/api/app-packages.ts';
-import type { DesktopApp } from '../../../../shared/src/api/desktop-schemas.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import { appRight } from '../../../../shared/src/api/permissions.ts';
+} from '../../../../shared/src/api/apps/apps.ts';
+import type { InstallAppRequest } from '../../../../shared/src/api/apps/app-packages.ts';
+import type { DesktopApp } from '../../../../shared/src/api/desktop/state.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
+import { appRight } from '../../../../shared/src/api/identity/permissions.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -26,8 +26,8 @@ import { defaultQuotaBytes, effectiveQuota } from './app-quota.ts';
 import { frontendsPath } from './app-frontends.ts';
 import type { AppTokens } from './app-tokens.ts';
 import type { BackendSupervisor } from './backend-supervisor.ts';
-import { volumeLayout } from './app-jobs.ts';
-import { installJob, rollbackJob, uninstallJob, type InstallParams } from './app-jobs.ts';
+import { volumeLayout } from './apps.jobs.ts';
+import { installJob, rollbackJob, uninstallJob, type InstallParams } from './apps.jobs.ts';
 import path from 'node:path';
 import type { AppModels, AppRow } from './app.model.ts';
 import type { PackagesService } from './packages.service.ts';

@@ -3,7 +3,7 @@ import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
-import { packageLimits } from '../../../../shared/src/api/app-packages.ts';
+import { packageLimits } from '../../../../shared/src/api/apps/app-packages.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { PackageWriter } from './package-writer.ts';
 

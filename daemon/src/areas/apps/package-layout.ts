@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { appManifestSchema, compareVersions, reservedAppIdPrefix, type AppManifest } from '../../../../shared/src/api/app-manifest.ts';
+import { appManifestSchema, compareVersions, reservedAppIdPrefix, type AppManifest } from '../../../../shared/src/api/apps/app-manifest.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { checkSvgIcon, maxIconBytes } from './svg-check.ts';
 

@@ -1,5 +1,5 @@
-import type { AppPackagePreview, BackendChange, ListChange, PackageAction } from '../../../../shared/src/api/app-packages.ts';
-import { compareVersions, type AppManifest, type StorageRequest } from '../../../../shared/src/api/app-manifest.ts';
+import type { AppPackagePreview, BackendChange, ListChange, PackageAction } from '../../../../shared/src/api/apps/app-packages.ts';
+import { compareVersions, type AppManifest, type StorageRequest } from '../../../../shared/src/api/apps/app-manifest.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { KeptPackage } from './package-store.ts';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { packageLimits } from '../../../../shared/src/api/app-packages.ts';
-import type { AppManifest } from '../../../../shared/src/api/app-manifest.ts';
+import { packageLimits } from '../../../../shared/src/api/apps/app-packages.ts';
+import type { AppManifest } from '../../../../shared/src/api/apps/app-manifest.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { packageLimits, type AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
+import { packageLimits, type AppPackagePreview } from '../../../../shared/src/api/apps/app-packages.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';

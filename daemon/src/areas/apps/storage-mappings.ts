@@ -1,8 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
-import type { StorageAccess } from '../../../../shared/src/api/app-manifest.ts';
-import type { AppStorageMapping } from '../../../../shared/src/api/app-storage.ts';
-import type { AppDetails } from '../../../../shared/src/api/apps.ts';
+import type { StorageAccess } from '../../../../shared/src/api/apps/app-manifest.ts';
+import type { AppStorageMapping } from '../../../../shared/src/api/apps/app-storage.ts';
+import type { AppDetails } from '../../../../shared/src/api/apps/apps.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { appAccountName } from '../../host/app-accounts.ts';

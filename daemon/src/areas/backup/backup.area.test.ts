@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import ts from 'typescript';
-import type { BackupPartName } from '../../../../shared/src/api/backup.ts';
+import type { BackupPartName } from '../../../../shared/src/api/backup/backup.ts';
 import { readBackup } from '../../../../shared/src/backup/backup-file.ts';
 import { systemClock } from '../../core/clock.ts';
 import { createLogger } from '../../core/logger.ts';

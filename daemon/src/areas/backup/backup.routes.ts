@@ -1,4 +1,4 @@
-import type { backupRoutes } from '../../../../shared/src/api/backup.ts';
+import type { backupRoutes } from '../../../../shared/src/api/backup/backup.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { BackupService } from './backup.service.ts';
 

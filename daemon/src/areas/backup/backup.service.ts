@@ -7,7 +7,7 @@ import {
   type MissingDataset,
   type RestoreResult,
   type SkippedByPart,
-} from '../../../../shared/src/api/backup.ts';
+} from '../../../../shared/src/api/backup/backup.ts';
 import { BackupFormatError, readBackup, writeBackup } from '../../../../shared/src/backup/backup-file.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';

@@ -1,4 +1,4 @@
-import { backupPartNames } from '../../../../shared/src/api/backup.ts';
+import { backupPartNames } from '../../../../shared/src/api/backup/backup.ts';
 import type { Area } from '../area.ts';
 import type { BackupPart } from '../backup-part.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { BackupSummary } from '../../../../shared/src/api/backup.ts';
+import type { BackupSummary } from '../../../../shared/src/api/backup/backup.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { InspectedStore, keptPerOwner } from './inspected-store.ts';
 

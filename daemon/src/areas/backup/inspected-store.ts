@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { backupKeptMinutes, type BackupSummary } from '../../../../shared/src/api/backup.ts';
+import { backupKeptMinutes, type BackupSummary } from '../../../../shared/src/api/backup/backup.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 

@@ -1,4 +1,4 @@
-import { defaultDeviceId, deviceIdPattern } from '../../../../shared/src/api/desktop.ts';
+import { defaultDeviceId, deviceIdPattern } from '../../../../shared/src/api/desktop/desktop.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 
 /** One strong entity tag holding a version number, `"3"`: the only If-Match form the desktop takes. */

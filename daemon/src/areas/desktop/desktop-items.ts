@@ -1,4 +1,4 @@
-import type { DesktopItem, DesktopItemChange, NewDesktopItem } from '../../../../shared/src/api/desktop.ts';
+import type { DesktopItem, DesktopItemChange, NewDesktopItem } from '../../../../shared/src/api/desktop/desktop.ts';
 import type { DesktopEvent } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';

@@ -1,5 +1,5 @@
 import { UniqueConstraintError } from 'sequelize';
-import type { DeviceLayout, SavedLayout } from '../../../../shared/src/api/desktop.ts';
+import type { DeviceLayout, SavedLayout } from '../../../../shared/src/api/desktop/desktop.ts';
 import type { DesktopEvent } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { desktopWallpaperRoutes } from '../../../../shared/src/api/desktop.ts';
+import type { desktopWallpaperRoutes } from '../../../../shared/src/api/desktop/desktop.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import { sendStoredImage } from '../../http/send-image.ts';
 import type { DesktopWallpaper } from './desktop-wallpaper.ts';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { customWallpaper, defaultAppearance, maxWallpaperUploadBytes, type Appearance } from '../../../../shared/src/api/desktop.ts';
+import { customWallpaper, defaultAppearance, maxWallpaperUploadBytes, type Appearance } from '../../../../shared/src/api/desktop/desktop.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { prepareWallpaper } from './wallpaper-image.ts';

@@ -10,7 +10,7 @@ import { defineArea } from '../area.ts';
 import { initDesktopModels } from './desktop.model.ts';
 import { desktopHandlers } from './desktop.routes.ts';
 import { DesktopService, type DesktopDeps } from './desktop.service.ts';
-import { desktopTopic } from './desktop.topic.ts';
+import { desktopTopic } from './desktop.topics.ts';
 import { DesktopWallpaper } from './desktop-wallpaper.ts';
 import { WallpaperStore } from './wallpaper-store.ts';
 

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { DesktopItemKind, WallpaperChoice } from '../../../../shared/src/api/desktop.ts';
+import type { DesktopItemKind, WallpaperChoice } from '../../../../shared/src/api/desktop/desktop.ts';
 
 export class DesktopItemRow extends Model {
   declare id: number;

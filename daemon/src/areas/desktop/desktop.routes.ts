@@ -1,4 +1,4 @@
-import { desktopRoutes } from '../../../../shared/src/api/desktop.ts';
+import { desktopRoutes } from '../../../../shared/src/api/desktop/desktop.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import { etagOf, parseDeviceId, parseIfMatch } from './desktop-headers.ts';
 import type { DesktopWallpaper } from './desktop-wallpaper.ts';

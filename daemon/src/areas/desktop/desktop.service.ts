@@ -7,9 +7,9 @@ import {
   type DesktopState,
   type WindowPreference,
   type WindowPreferenceRequest,
-} from '../../../../shared/src/api/desktop.ts';
+} from '../../../../shared/src/api/desktop/desktop.ts';
 import { coreAppsFor, type AppCaller } from '../../../../shared/src/apps.ts';
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import type { DesktopEvent, DesktopSnapshot } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'sharp';
-import { wallpaperMaxInputPixels, wallpaperMaxSize } from '../../../../shared/src/api/desktop.ts';
+import { wallpaperMaxInputPixels, wallpaperMaxSize } from '../../../../shared/src/api/desktop/desktop.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { loadSharp } from '../../host/images/sharp.ts';
 

@@ -1,6 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { OnConflict } from '../../../../shared/src/api/file-operations.ts';
+import type { OnConflict } from '../../../../shared/src/api/files/operations.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { at, type ShareFs } from '../../host/share-fs/share-fs.ts';
 import { errno, freeName, linkLeadsInside, lstatOrNull, tempPath, treeBytes, userChildren, type TreeContext } from './tree.ts';

@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat } from '../../host/nofollow-fs.ts';
-import type { EntryType, FileEntry, LinkTarget } from '../../../../shared/src/api/files.ts';
+import type { EntryType, FileEntry, LinkTarget } from '../../../../shared/src/api/files/files.ts';
 
 export function typeOf(s: BigIntStats): EntryType {
   if (s.isFile()) return 'file';

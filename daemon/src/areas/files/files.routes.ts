@@ -1,4 +1,4 @@
-import { filesRoutes } from '../../../../shared/src/api/files.ts';
+import { filesRoutes } from '../../../../shared/src/api/files/files.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import { sendFile } from './content-response.ts';
 import type { FilesService } from './files.service.ts';

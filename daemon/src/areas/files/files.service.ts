@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { maxUploadBytes, type FileEntry, type FolderPage, type ListQuery } from '../../../../shared/src/api/files.ts';
-import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
+import { maxUploadBytes, type FileEntry, type FolderPage, type ListQuery } from '../../../../shared/src/api/files/files.ts';
+import type { GrantLevel } from '../../../../shared/src/api/shares/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
 import { at, type ShareFs, type ShareFsFor } from '../../host/share-fs/share-fs.ts';

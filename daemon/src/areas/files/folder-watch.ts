@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import type { FileEntry } from '../../../../shared/src/api/files.ts';
-import type { GrantLevel } from '../../../../shared/src/api/shares.ts';
+import type { FileEntry } from '../../../../shared/src/api/files/files.ts';
+import type { GrantLevel } from '../../../../shared/src/api/shares/shares.ts';
 import { topics } from '../../../../shared/src/topics.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';

@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import path from 'node:path';
-import type { SortKey } from '../../../../shared/src/api/files.ts';
+import type { SortKey } from '../../../../shared/src/api/files/files.ts';
 
 /** Which listing a snapshot holds: the share (its root decides which links count as inside), the folder's real path, the sort. */
 export interface SnapshotKey {

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readlinkSync, type BigIntSta
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { FileEntry, LinkTarget, SortKey, SortOrder } from '../../../../shared/src/api/files.ts';
+import type { FileEntry, LinkTarget, SortKey, SortOrder } from '../../../../shared/src/api/files/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { at, oPath, withDir } from '../../host/nofollow-fs.ts';
 import { entryOf } from './file-entry.ts';

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { SkipReason } from '../../../../shared/src/api/file-operations.ts';
+import type { SkipReason } from '../../../../shared/src/api/files/operations.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { ShareFs } from '../../host/share-fs/share-fs.ts';
 import { assertSameKind, placeCopy, placeFile, placeFolder, type CopyOptions } from './copy-entry.ts';

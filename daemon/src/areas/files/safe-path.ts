@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { LinkTarget } from '../../../../shared/src/api/files.ts';
+import type { LinkTarget } from '../../../../shared/src/api/files/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { lstat } from '../../host/nofollow-fs.ts';
 import { trashFolderName } from '../shares/share-layout.ts';

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { SkipReason } from '../../../../shared/src/api/file-operations.ts';
+import type { SkipReason } from '../../../../shared/src/api/files/operations.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { ShareFs } from '../../host/share-fs/share-fs.ts';
 import { assertFollowable, isInside, isReservedName, resolveInShare, temporaryName } from './safe-path.ts';

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { maxUploadBytes } from '../../../../shared/src/api/files.ts';
+import { maxUploadBytes } from '../../../../shared/src/api/files/files.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { boundedBody } from '../../http/bounded-body.ts';
 import { at, type Folder, type ShareFs } from '../../host/share-fs/share-fs.ts';

@@ -1,4 +1,4 @@
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { coreApps } from '../../../../shared/src/apps.ts';
@@ -25,7 +25,7 @@ import { AppGrantsStore } from './permissions/app-grants.ts';
 import type { CatalogApp } from './permissions/catalog.ts';
 import { initGrantModels } from './permissions/grant.model.ts';
 import { permissionsBackupPart } from './permissions/permissions.backup.ts';
-import { GrantsTopic } from './permissions/grants-topic.ts';
+import { GrantsTopic } from './permissions/grants.topics.ts';
 import { permissionsHandlers } from './permissions/permissions.routes.ts';
 import { PermissionsService } from './permissions/permissions.service.ts';
 import { Rights } from './permissions/rights.ts';

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
-import type { InstalledRoot } from '../../../../shared/src/api/installer.ts';
+import type { InstalledRoot } from '../../../../shared/src/api/installer/installer.ts';
 import { createAuthority } from '../tls/authority.ts';
 import { defaultLocalDomain } from '../tls/tls.service.ts';
 import { TlsStore } from '../tls/tls-store.ts';

@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import type { InstallRequest } from '../../../../shared/src/api/installer.ts';
-import type { UserSummary } from '../../../../shared/src/api/users.ts';
+import type { InstallRequest } from '../../../../shared/src/api/installer/installer.ts';
+import type { UserSummary } from '../../../../shared/src/api/identity/users.ts';
 import type { Config } from '../../config/config.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { setupCodeFile } from '../system/first-run.ts';

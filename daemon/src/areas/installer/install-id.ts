@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Joi from 'joi';
-import { installIdResponse, type InstallIdResponse } from '../../../../shared/src/api/installer.ts';
+import { installIdResponse, type InstallIdResponse } from '../../../../shared/src/api/installer/installer.ts';
 
 /** The install id's file in the daemon's data directory: written once by the installer, read by the installed box. */
 export const installIdFile = 'install-id';

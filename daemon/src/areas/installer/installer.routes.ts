@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { claimHeader, type installerRoutes } from '../../../../shared/src/api/installer.ts';
+import { claimHeader, type installerRoutes } from '../../../../shared/src/api/installer/installer.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { InstallerClaim } from './claim.ts';

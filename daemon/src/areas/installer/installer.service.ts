@@ -12,9 +12,9 @@ import type {
   InstallPlan,
   InstallRequest,
   NetworkTestStatus,
-} from '../../../../shared/src/api/installer.ts';
-import { languages } from '../../../../shared/src/api/system.ts';
-import type { UserSummary } from '../../../../shared/src/api/users.ts';
+} from '../../../../shared/src/api/installer/installer.ts';
+import { languages } from '../../../../shared/src/api/system/system.ts';
+import type { UserSummary } from '../../../../shared/src/api/identity/users.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

@@ -1,7 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { InstallerKeyFingerprint } from '../../../../shared/src/api/installer.ts';
+import type { InstallerKeyFingerprint } from '../../../../shared/src/api/installer/installer.ts';
 import { buildCertificate, certificateToPem, generateKeyPair, serverExtensions } from '../tls/pki.ts';
 
 const dayMs = 24 * 60 * 60 * 1000;

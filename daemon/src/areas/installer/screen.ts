@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { InstallerKeyFingerprint } from '../../../../shared/src/api/installer.ts';
+import type { InstallerKeyFingerprint } from '../../../../shared/src/api/installer/installer.ts';
 import type { ClaimView } from './claim.ts';
 
 export interface ScreenFacts {

@@ -1,4 +1,4 @@
-import type { jobsRoutes } from '../../../../shared/src/api/jobs.ts';
+import type { jobsRoutes } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { JobsService } from './jobs.service.ts';
 

@@ -1,4 +1,4 @@
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { JobReader } from '../../core/jobs/job-types.ts';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { LogExportFormat } from '../../../../shared/src/api/logs.ts';
+import type { LogExportFormat } from '../../../../shared/src/api/logs/logs.ts';
 import type { LogCursor } from './log-cursor.ts';
 import { rowToEntry, type LogRow } from './logs.model.ts';
 

@@ -1,4 +1,4 @@
-import { requestIdPattern, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs.ts';
+import { requestIdPattern, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs/logs.ts';
 import { ftsMatchQuery, searchTerms, textMatches } from './fts-query.ts';
 import type { LogCursor } from './log-cursor.ts';
 import type { LogRow } from './logs.model.ts';

@@ -1,4 +1,4 @@
-import { logLevels, type LogHistogram, type LogLevel, type LogLevelCounts } from '../../../../shared/src/api/logs.ts';
+import { logLevels, type LogHistogram, type LogLevel, type LogLevelCounts } from '../../../../shared/src/api/logs/logs.ts';
 import type { LogDb } from './log-db.ts';
 import { filterSql, type LogFilter } from './log-filter.ts';
 import type { LogRow } from './logs.model.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { LogEntry } from '../../../../shared/src/api/logs.ts';
+import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
 import { parseJournal } from '../../host/journal.ts';
 import { JournalIngest } from './journal-ingest.ts';
 import { LogStore } from './log-store.ts';

@@ -1,4 +1,4 @@
-import type { LogEntry } from '../../../../shared/src/api/logs.ts';
+import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
 import type { LogRecord, LogSink } from '../../core/logger.ts';
 import { LogDb } from './log-db.ts';
 import { rowToEntry, type LogRow } from './logs.model.ts';

@@ -1,4 +1,4 @@
-import type { LogSettings } from '../../../../shared/src/api/logs.ts';
+import type { LogSettings } from '../../../../shared/src/api/logs/logs.ts';
 import { appendToArchive } from './log-archive.ts';
 import type { LogDb } from './log-db.ts';
 import type { LogStore } from './log-store.ts';

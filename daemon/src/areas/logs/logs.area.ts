@@ -11,7 +11,7 @@ import type { Area } from '../area.ts';
 import { JournalIngest } from './journal-ingest.ts';
 import type { LogStore } from './log-store.ts';
 import { logsHandlers } from './logs.routes.ts';
-import { logTailTopic } from './logs.topic.ts';
+import { logTailTopic } from './logs.topics.ts';
 import { LogsService, noArchive, type LogArchiveLocation } from './logs.service.ts';
 
 const maintainIntervalMs = 10 * 60 * 1000;

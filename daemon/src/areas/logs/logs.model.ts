@@ -1,4 +1,4 @@
-import type { LogEntry, LogLevel, LogParams } from '../../../../shared/src/api/logs.ts';
+import type { LogEntry, LogLevel, LogParams } from '../../../../shared/src/api/logs/logs.ts';
 
 /** One row of log_entries; time is epoch milliseconds so it sorts and compares as a number. */
 export interface LogRow {

@@ -1,4 +1,4 @@
-import type { LogSettings } from '../../../../shared/src/api/logs.ts';
+import type { LogSettings } from '../../../../shared/src/api/logs/logs.ts';
 import type { LogCursor } from './log-cursor.ts';
 import type { LogDb } from './log-db.ts';
 import { filterSql, type LogFilter } from './log-filter.ts';

@@ -1,4 +1,4 @@
-import type { logsRoutes } from '../../../../shared/src/api/logs.ts';
+import type { logsRoutes } from '../../../../shared/src/api/logs/logs.ts';
 import { currentContext } from '../../core/request-context.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { LogsService } from './logs.service.ts';

@@ -11,7 +11,7 @@ import {
   type LogPage,
   type LogSettings,
   type LogStatus,
-} from '../../../../shared/src/api/logs.ts';
+} from '../../../../shared/src/api/logs/logs.ts';
 import { findCoreApp, mayOpenCoreApp } from '../../../../shared/src/apps.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Clock } from '../../core/clock.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { PoolList } from '../../../../shared/src/api/storage-schemas.ts';
+import type { PoolList } from '../../../../shared/src/api/storage/pools.ts';
 import { poolArchive } from './pool-archive.ts';
 
 type Pool = PoolList['pools'][number];

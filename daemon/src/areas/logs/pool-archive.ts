@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { PoolList } from '../../../../shared/src/api/storage-schemas.ts';
+import type { PoolList } from '../../../../shared/src/api/storage/pools.ts';
 import type { LogArchiveLocation } from './logs.service.ts';
 
 /** The folder on a pool's root dataset that holds the log archive, beside the shares and homes. */

@@ -1,4 +1,4 @@
-import type { InterfaceConfig, NetworkConfig, NetworkLink } from '../../../../shared/src/api/system-network.ts';
+import type { InterfaceConfig, NetworkConfig, NetworkLink } from '../../../../shared/src/api/network/network.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { contains, hostPart, overlaps, parseCidr, subnetOf, type Cidr } from './cidr.ts';
 

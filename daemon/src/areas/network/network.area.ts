@@ -12,7 +12,7 @@ import { CommandRunner } from '../../host/command-runner.ts';
 import { NetworkHost } from '../../host/network/network-host.ts';
 import { networkHandlers } from './network.routes.ts';
 import { NetworkService } from './network.service.ts';
-import { networkTopic } from './network.topic.ts';
+import { networkTopic } from './network.topics.ts';
 
 /** Seams of the network host effects for root system tests. */
 export interface NetworkAreaOptions {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { systemNetworkRoutes } from '../../../../shared/src/api/system-network.ts';
+import type { systemNetworkRoutes } from '../../../../shared/src/api/network/network.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { NetworkService } from './network.service.ts';
 

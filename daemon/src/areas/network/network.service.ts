@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { NetworkCheck, NetworkConfig, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/system-network.ts';
+import type { NetworkCheck, NetworkConfig, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/network/network.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

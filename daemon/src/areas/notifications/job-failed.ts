@@ -1,4 +1,4 @@
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { NewNotification } from './notifications.service.ts';
 

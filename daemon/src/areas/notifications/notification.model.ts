@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { NotificationLevel } from '../../../../shared/src/api/notifications.ts';
+import type { NotificationLevel } from '../../../../shared/src/api/notifications/notifications.ts';
 
 export class NotificationRow extends Model {
   declare id: number;

@@ -11,7 +11,7 @@ import { initNotificationModel } from './notification.model.ts';
 import { scheduleNotificationPrune } from './notifications.jobs.ts';
 import { notificationsHandlers } from './notifications.routes.ts';
 import { NotificationsService } from './notifications.service.ts';
-import { notificationsTopic } from './notifications.topic.ts';
+import { notificationsTopic } from './notifications.topics.ts';
 
 export interface NotificationsAreaDeps {
   db: Sequelize;

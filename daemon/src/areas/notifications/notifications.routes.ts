@@ -1,4 +1,4 @@
-import { notificationsRoutes } from '../../../../shared/src/api/notifications.ts';
+import { notificationsRoutes } from '../../../../shared/src/api/notifications/notifications.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { NotificationsService } from './notifications.service.ts';
 

@@ -6,7 +6,7 @@ import {
   type Notification,
   type NotificationLevel,
   type NotificationList,
-} from '../../../../shared/src/api/notifications.ts';
+} from '../../../../shared/src/api/notifications/notifications.ts';
 import { findCoreApp, mayOpenCoreApp, type AppCaller } from '../../../../shared/src/apps.ts';
 import type { NotificationEvent } from '../../../../shared/src/topics.ts';
 import { isoAt, type Clock } from '../../core/clock.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { proxyLimits, type ProxyTicket } from '../../../../shared/src/api/proxy.ts';
+import { proxyLimits, type ProxyTicket } from '../../../../shared/src/api/proxy/proxy.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { isIP } from 'node:net';
-import type { ProxyTarget, ProxyTargetStatus } from '../../../../shared/src/api/proxy.ts';
+import type { ProxyTarget, ProxyTargetStatus } from '../../../../shared/src/api/proxy/proxy.ts';
 
 const timeoutMs = 10_000;
 

@@ -1,4 +1,4 @@
-import { proxyHostHeader, proxyKeyHeader } from '../../../../shared/src/api/proxy.ts';
+import { proxyHostHeader, proxyKeyHeader } from '../../../../shared/src/api/proxy/proxy.ts';
 import type { NginxPlan } from '../../host/nginx/nginx-config.ts';
 import type { NginxFile } from '../../host/nginx/nginx-host.ts';
 import { sessionCookieName } from '../../http/app.ts';

@@ -1,4 +1,4 @@
-import type { ProxyHost, ProxyOptionsRequest, ProxyRedirect, ProxyStream } from '../../../../shared/src/api/proxy.ts';
+import type { ProxyHost, ProxyOptionsRequest, ProxyRedirect, ProxyStream } from '../../../../shared/src/api/proxy/proxy.ts';
 import { describe } from '../tls/pki.ts';
 
 /** A certificate with its chain and key as the proxy keeps it (in its row: it goes when the host goes). */

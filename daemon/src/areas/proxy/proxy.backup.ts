@@ -1,8 +1,8 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import Joi from 'joi';
 import type { Sequelize } from 'sequelize';
-import { proxyHostRequest, proxyLimits, proxyOptionsRequest, proxyRedirectRequest, proxyStreamRequest } from '../../../../shared/src/api/proxy.ts';
-import { tlsLimits } from '../../../../shared/src/api/tls.ts';
+import { proxyHostRequest, proxyLimits, proxyOptionsRequest, proxyRedirectRequest, proxyStreamRequest } from '../../../../shared/src/api/proxy/proxy.ts';
+import { tlsLimits } from '../../../../shared/src/api/tls/tls.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup-part.ts';
 import { checkCustomCertificate } from '../tls/custom-certificate.ts';

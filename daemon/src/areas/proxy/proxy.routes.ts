@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Request } from 'express';
-import { proxyHostHeader, proxyKeyHeader, type proxyRoutes } from '../../../../shared/src/api/proxy.ts';
+import { proxyHostHeader, proxyKeyHeader, type proxyRoutes } from '../../../../shared/src/api/proxy/proxy.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { ProxyAccess } from './proxy-access.ts';

@@ -7,7 +7,7 @@ import type {
   ProxySettings,
   ProxyStreamRequest,
   ProxyTargetStatus,
-} from '../../../../shared/src/api/proxy.ts';
+} from '../../../../shared/src/api/proxy/proxy.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

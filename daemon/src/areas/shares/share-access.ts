@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import type { GrantLevel, ShareAccess, ShareGrant } from '../../../../shared/src/api/shares.ts';
+import type { GrantLevel, ShareAccess, ShareGrant } from '../../../../shared/src/api/shares/shares.ts';
 import type { ShareGrantRow } from './share.model.ts';
 
 /** What effective access needs to know of a user. */

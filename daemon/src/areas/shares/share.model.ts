@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { GrantLevel, GrantSubjectType, ShareKind } from '../../../../shared/src/api/shares.ts';
+import type { GrantLevel, GrantSubjectType, ShareKind } from '../../../../shared/src/api/shares/shares.ts';
 
 export class ShareRow extends Model {
   declare id: number;

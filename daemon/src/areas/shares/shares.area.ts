@@ -15,7 +15,7 @@ import { initShareModels } from './share.model.ts';
 import { sharesBackupPart, type BoxDatasets } from './shares.backup.ts';
 import { sharesHandlers } from './shares.routes.ts';
 import { SharesService, type ShareUser } from './shares.service.ts';
-import { sharesListTopic } from './shares-topic.ts';
+import { sharesListTopic } from './shares.topics.ts';
 
 export interface SharesAreaDeps {
   db: Sequelize;

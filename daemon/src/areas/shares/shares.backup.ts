@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
-import type { MissingDataset } from '../../../../shared/src/api/backup.ts';
+import type { MissingDataset } from '../../../../shared/src/api/backup/backup.ts';
 import type { Mode } from '../../config/config.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup-part.ts';

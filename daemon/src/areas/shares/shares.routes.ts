@@ -1,4 +1,4 @@
-import { sharesRoutes } from '../../../../shared/src/api/shares.ts';
+import { sharesRoutes } from '../../../../shared/src/api/shares/shares.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { SharesService } from './shares.service.ts';
 

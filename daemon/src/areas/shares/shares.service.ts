@@ -8,7 +8,7 @@ import type {
   ShareGrantsRequest,
   ShareInfo,
   ShareUpdate,
-} from '../../../../shared/src/api/shares.ts';
+} from '../../../../shared/src/api/shares/shares.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Logger } from '../../core/logger.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { Pool, PoolList } from '../../../../shared/src/api/storage.ts';
+import type { Pool, PoolList } from '../../../../shared/src/api/storage/storage.ts';
 import { createLogger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { openDatabase } from '../../db/database.ts';

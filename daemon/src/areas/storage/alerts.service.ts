@@ -1,4 +1,4 @@
-import type { AlertSeverity, PoolList, StorageAlert, StorageHealth } from '../../../../shared/src/api/storage.ts';
+import type { AlertSeverity, PoolList, StorageAlert, StorageHealth } from '../../../../shared/src/api/storage/storage.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';

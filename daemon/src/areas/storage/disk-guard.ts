@@ -1,4 +1,4 @@
-import type { DiskVerdictReason, StorageDisk } from '../../../../shared/src/api/storage.ts';
+import type { DiskVerdictReason, StorageDisk } from '../../../../shared/src/api/storage/storage.ts';
 import type { DiskProbe } from '../../host/disks/disk-probe.ts';
 import type { BlockDevice } from '../../host/zfs/lsblk.ts';
 import type { SmartState } from '../../host/zfs/smartctl.ts';

@@ -1,4 +1,4 @@
-import type { fileVersionsRoutes } from '../../../../shared/src/api/file-versions.ts';
+import type { fileVersionsRoutes } from '../../../../shared/src/api/storage/file-versions.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { FileVersionsService } from './file-versions.service.ts';
 

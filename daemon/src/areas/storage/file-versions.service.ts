@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import type { FileVersion, FileVersionList, FileVersionRestoreRequest } from '../../../../shared/src/api/file-versions.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { FileVersion, FileVersionList, FileVersionRestoreRequest } from '../../../../shared/src/api/storage/file-versions.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Principal } from '../../core/principal.ts';
 import { lstat, open, readdir } from '../../host/nofollow-fs.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';

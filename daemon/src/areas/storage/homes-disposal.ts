@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import type { HomeDisposal } from '../../../../shared/src/api/users.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
+import type { HomeDisposal } from '../../../../shared/src/api/identity/users.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { shareRootOf } from '../shares/share-layout.ts';
 import type { HomeRow } from './homes.model.ts';

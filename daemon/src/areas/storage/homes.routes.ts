@@ -1,4 +1,4 @@
-import type { homesRoutes } from '../../../../shared/src/api/homes.ts';
+import type { homesRoutes } from '../../../../shared/src/api/storage/homes.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { HomesService } from './homes.service.ts';
 

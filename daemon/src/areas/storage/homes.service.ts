@@ -1,6 +1,6 @@
-import type { HomeOverview, HomeSettingsRequest } from '../../../../shared/src/api/homes.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import type { HomeDisposal } from '../../../../shared/src/api/users.ts';
+import type { HomeOverview, HomeSettingsRequest } from '../../../../shared/src/api/storage/homes.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
+import type { HomeDisposal } from '../../../../shared/src/api/identity/users.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';

@@ -1,5 +1,5 @@
-import type { PoolLayout, StoragePlanKind } from '../../../../shared/src/api/storage.ts';
-import type { PlanWarning } from '../../../../shared/src/api/storage-plan-schemas.ts';
+import type { PoolLayout, StoragePlanKind } from '../../../../shared/src/api/storage/storage.ts';
+import type { PlanWarning } from '../../../../shared/src/api/storage/plans.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { MemberUse } from './disk-guard.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StoragePlanPreview } from '../../../../shared/src/api/storage.ts';
+import type { StoragePlanPreview } from '../../../../shared/src/api/storage/storage.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { PlanBody } from './plan-builders.ts';

@@ -1,5 +1,5 @@
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import type { SharePlanRequest, StoragePlanPreview, StoragePlanRequest } from '../../../../shared/src/api/storage.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
+import type { SharePlanRequest, StoragePlanPreview, StoragePlanRequest } from '../../../../shared/src/api/storage/storage.ts';
 import type { JobContext } from '../../core/jobs/job-types.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { leafNames } from '../../host/zfs/zpool-status.ts';

@@ -1,4 +1,4 @@
-import type { Frequency, ScheduleEntry, StorageScheduleList, StorageScheduleUpdate } from '../../../../shared/src/api/storage.ts';
+import type { Frequency, ScheduleEntry, StorageScheduleList, StorageScheduleUpdate } from '../../../../shared/src/api/storage/storage.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

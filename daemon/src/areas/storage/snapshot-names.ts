@@ -1,4 +1,4 @@
-import type { ServiceKind, SnapshotKind } from '../../../../shared/src/api/storage.ts';
+import type { ServiceKind, SnapshotKind } from '../../../../shared/src/api/storage/storage.ts';
 import { fromWallTime, wallTime } from '../../core/zoned-time.ts';
 
 /** `20261122T024600Z`: UTC, sortable, no characters ZFS refuses. */

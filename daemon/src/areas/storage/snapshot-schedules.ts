@@ -1,4 +1,4 @@
-import type { SnapshotKind, SnapshotSchedule, SnapshotScheduleList } from '../../../../shared/src/api/storage.ts';
+import type { SnapshotKind, SnapshotSchedule, SnapshotScheduleList } from '../../../../shared/src/api/storage/storage.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { kindProperty } from '../../host/zfs/zfs-driver.ts';

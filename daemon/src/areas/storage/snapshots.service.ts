@@ -1,4 +1,4 @@
-import type { ServiceKind, Snapshot, SnapshotList } from '../../../../shared/src/api/storage.ts';
+import type { ServiceKind, Snapshot, SnapshotList } from '../../../../shared/src/api/storage/storage.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { CommandResult } from '../../host/command-runner.ts';

@@ -1,6 +1,6 @@
-import type { JobTitle } from '../../../../shared/src/api/jobs.ts';
+import type { JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Sequelize } from 'sequelize';
-import type { StorageDisk } from '../../../../shared/src/api/storage.ts';
+import type { StorageDisk } from '../../../../shared/src/api/storage/storage.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -32,7 +32,7 @@ import { SchedulesService } from './schedules.service.ts';
 import { SnapshotSchedules } from './snapshot-schedules.ts';
 import { SnapshotsService } from './snapshots.service.ts';
 import { initStorageModels } from './storage.model.ts';
-import { storageAlertsTopic, storagePoolsTopic } from './storage-topics.ts';
+import { storageAlertsTopic, storagePoolsTopic } from './storage.topics.ts';
 import { storageBackupPart } from './storage.backup.ts';
 import { storageHandlers } from './storage.routes.ts';
 

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { AlertSeverity, Frequency, SnapshotKind } from '../../../../shared/src/api/storage.ts';
+import type { AlertSeverity, Frequency, SnapshotKind } from '../../../../shared/src/api/storage/storage.ts';
 
 export class ScheduleRow extends Model {
   declare key: string;

@@ -1,6 +1,6 @@
-import type { storageRoutes } from '../../../../shared/src/api/storage.ts';
+import type { storageRoutes } from '../../../../shared/src/api/storage/storage.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
-import type { StorageDisk } from '../../../../shared/src/api/storage.ts';
+import type { StorageDisk } from '../../../../shared/src/api/storage/storage.ts';
 import type { AlertsService } from './alerts.service.ts';
 import type { PlansService } from './plans.service.ts';
 import type { PoolsService } from './pools.service.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { CatalogIndex } from '../../../../shared/src/api/store-catalog-index.ts';
+import type { CatalogIndex } from '../../../../shared/src/api/store/catalog-index.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { TrustedKey } from '../../core/signed-index.ts';

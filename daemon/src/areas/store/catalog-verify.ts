@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { catalogIndexSchema, catalogLimits, type CatalogIndex } from '../../../../shared/src/api/store-catalog-index.ts';
+import { catalogIndexSchema, catalogLimits, type CatalogIndex } from '../../../../shared/src/api/store/catalog-index.ts';
 import { verifyDetached, type TrustedKey } from '../../core/signed-index.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 

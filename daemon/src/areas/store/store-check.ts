@@ -1,5 +1,5 @@
-import type { AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { AppPackagePreview } from '../../../../shared/src/api/apps/app-packages.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { JobContext } from '../../core/jobs/job-types.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { StoreBrowse } from './store-browse.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
 import { topics } from '../../../../shared/src/topics.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Config } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
 import { product } from '../../core/product.ts';

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { catalogIdPattern, catalogUrlPattern, dailyTimePattern, storeLimits, type StoreSettings } from '../../../../shared/src/api/store.ts';
+import { catalogIdPattern, catalogUrlPattern, dailyTimePattern, storeLimits, type StoreSettings } from '../../../../shared/src/api/store/store.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { makeDeployKey } from '../../host/git/git-client.ts';
 import type { BackupPart } from '../backup-part.ts';

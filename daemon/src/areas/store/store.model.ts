@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { CatalogError, CatalogInfo, StoreChannel, StorePolicy } from '../../../../shared/src/api/store.ts';
+import type { CatalogError, CatalogInfo, StoreChannel, StorePolicy } from '../../../../shared/src/api/store/store.ts';
 
 export class CatalogRow extends Model {
   declare key: number;

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { Response } from 'express';
-import type { storeRoutes } from '../../../../shared/src/api/store.ts';
+import type { storeRoutes } from '../../../../shared/src/api/store/store.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import { dropWritePreconditions } from '../../http/read-preconditions.ts';

@@ -1,6 +1,6 @@
-import type { AppUpdatePolicy } from '../../../../shared/src/api/apps.ts';
-import { compareVersions } from '../../../../shared/src/api/app-manifest.ts';
-import type { CatalogApp, CatalogVersion } from '../../../../shared/src/api/store-catalog-index.ts';
+import type { AppUpdatePolicy } from '../../../../shared/src/api/apps/apps.ts';
+import { compareVersions } from '../../../../shared/src/api/apps/app-manifest.ts';
+import type { CatalogApp, CatalogVersion } from '../../../../shared/src/api/store/catalog-index.ts';
 import type {
   AddCatalogRequest,
   CatalogInfo,
@@ -10,9 +10,9 @@ import type {
   StoreState,
   StoreUpdate,
   UpdateCatalogRequest,
-} from '../../../../shared/src/api/store.ts';
+} from '../../../../shared/src/api/store/store.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { JobEngine } from '../../core/jobs/job-engine.ts';
 import type { Logger } from '../../core/logger.ts';

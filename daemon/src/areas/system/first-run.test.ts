@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Sequelize } from 'sequelize';
-import type { NewUser } from '../../../../shared/src/api/users.ts';
+import type { NewUser } from '../../../../shared/src/api/identity/users.ts';
 import { createLogger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { FirstRunSetup, setupCodeFile } from './first-run.ts';

@@ -1,8 +1,8 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FirstRunRequest, FirstRunResult, FirstRunZones } from '../../../../shared/src/api/first-run.ts';
-import type { NewUser } from '../../../../shared/src/api/users.ts';
+import type { FirstRunRequest, FirstRunResult, FirstRunZones } from '../../../../shared/src/api/system/first-run.ts';
+import type { NewUser } from '../../../../shared/src/api/identity/users.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

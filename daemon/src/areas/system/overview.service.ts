@@ -1,4 +1,4 @@
-import type { SystemOverview } from '../../../../shared/src/api/system-overview.ts';
+import type { SystemOverview } from '../../../../shared/src/api/system/overview.ts';
 import { product } from '../../core/product.ts';
 import type { CommandRunner } from '../../host/command-runner.ts';
 import { buildCommit, machineFacts } from '../../host/machine-info.ts';

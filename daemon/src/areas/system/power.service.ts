@@ -1,5 +1,5 @@
-import type { CutJob, PowerAction, PowerAnswer, PowerState } from '../../../../shared/src/api/system-overview.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { CutJob, PowerAction, PowerAnswer, PowerState } from '../../../../shared/src/api/system/overview.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Sequelize, Transaction } from 'sequelize';
-import { systemRegion, type SystemRegion } from '../../../../shared/src/api/system.ts';
+import { systemRegion, type SystemRegion } from '../../../../shared/src/api/system/system.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { BackupPart } from '../backup-part.ts';
 import type { SystemService } from './system.service.ts';

@@ -1,4 +1,4 @@
-import { monitorHistoryMs, type ResourceHistory, type ResourceSample, type Throughput } from '../../../../shared/src/api/system-monitor.ts';
+import { monitorHistoryMs, type ResourceHistory, type ResourceSample, type Throughput } from '../../../../shared/src/api/system/monitor.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { ResourceCounters } from '../../host/resource-counters.ts';

@@ -1,4 +1,4 @@
-import type { SignedInUser, SmbSessions, SystemSessions } from '../../../../shared/src/api/system-overview.ts';
+import type { SignedInUser, SmbSessions, SystemSessions } from '../../../../shared/src/api/system/overview.ts';
 
 export interface SessionsDeps {
   /** The live desktop sessions of the daemon: whose, and since when. */

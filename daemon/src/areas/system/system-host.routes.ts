@@ -1,5 +1,5 @@
-import type { systemOverviewRoutes } from '../../../../shared/src/api/system-overview.ts';
-import type { systemTimeRoutes } from '../../../../shared/src/api/system-time.ts';
+import type { systemOverviewRoutes } from '../../../../shared/src/api/system/overview.ts';
+import type { systemTimeRoutes } from '../../../../shared/src/api/system/time.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { OverviewService } from './overview.service.ts';
 import type { PowerService } from './power.service.ts';

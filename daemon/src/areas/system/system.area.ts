@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import type { PoolList, Vdev } from '../../../../shared/src/api/storage.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
+import type { PoolList, Vdev } from '../../../../shared/src/api/storage/storage.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -17,7 +17,7 @@ import type { NetworkAreaOptions } from '../network/network.area.ts';
 import { backupHostOptions, type BackupHostOptions } from '../backup-part.ts';
 import { defineArea } from '../area.ts';
 import type { FirstRunSetup } from './first-run.ts';
-import { monitorTopic } from './monitor.topic.ts';
+import { monitorTopic } from './monitor.topics.ts';
 import { OverviewService } from './overview.service.ts';
 import { SessionsService, type SessionsDeps } from './sessions.service.ts';
 import { PowerService } from './power.service.ts';

@@ -1,5 +1,5 @@
-import { firstRunRoutes } from '../../../../shared/src/api/first-run.ts';
-import { systemRoutes } from '../../../../shared/src/api/system.ts';
+import { firstRunRoutes } from '../../../../shared/src/api/system/first-run.ts';
+import { systemRoutes } from '../../../../shared/src/api/system/system.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { FirstRunSetup } from './first-run.ts';
 import type { SystemService } from './system.service.ts';

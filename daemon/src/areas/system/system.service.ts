@@ -1,4 +1,4 @@
-import { defaultRegion, type HealthResponse, type SetupInfo, type SystemRegion } from '../../../../shared/src/api/system.ts';
+import { defaultRegion, type HealthResponse, type SetupInfo, type SystemRegion } from '../../../../shared/src/api/system/system.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Logger } from '../../core/logger.ts';
 import { product } from '../../core/product.ts';

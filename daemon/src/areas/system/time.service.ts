@@ -1,4 +1,4 @@
-import type { TimeSettings, TimeSettingsRequest } from '../../../../shared/src/api/system-time.ts';
+import type { TimeSettings, TimeSettingsRequest } from '../../../../shared/src/api/system/time.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

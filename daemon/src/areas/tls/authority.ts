@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import forge from 'node-forge';
-import type { TlsScope } from '../../../../shared/src/api/tls.ts';
+import type { TlsScope } from '../../../../shared/src/api/tls/tls.ts';
 import {
   buildCertificate,
   caExtensions,

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { TlsScope } from '../../../../shared/src/api/tls.ts';
+import type { TlsScope } from '../../../../shared/src/api/tls/tls.ts';
 import type { HostIdentity } from '../../host/host-identity.ts';
 import { inScope } from './scope.ts';
 

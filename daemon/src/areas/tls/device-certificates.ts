@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import type { IssueCertificateRequest, IssuedCertificate, IssuedCertificateFiles } from '../../../../shared/src/api/tls.ts';
-import { tlsLimits } from '../../../../shared/src/api/tls.ts';
+import type { IssueCertificateRequest, IssuedCertificate, IssuedCertificateFiles } from '../../../../shared/src/api/tls/tls.ts';
+import { tlsLimits } from '../../../../shared/src/api/tls/tls.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

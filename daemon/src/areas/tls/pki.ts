@@ -2,7 +2,7 @@ import { generateKeyPair as nodeGenerateKeyPair, randomBytes, X509Certificate } 
 import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
-import type { CertificateInfo, TlsScope } from '../../../../shared/src/api/tls.ts';
+import type { CertificateInfo, TlsScope } from '../../../../shared/src/api/tls/tls.ts';
 import { ipBytes, parseCidr } from './scope.ts';
 
 const generate = promisify(nodeGenerateKeyPair);

@@ -1,5 +1,5 @@
 import { isIP, isIPv4 } from 'node:net';
-import type { TlsScope } from '../../../../shared/src/api/tls.ts';
+import type { TlsScope } from '../../../../shared/src/api/tls/tls.ts';
 import { checkLocalDomain, isPublicName } from './local-domain.ts';
 
 /** Private, link-local and loopback ranges: a house's devices, never a public address. */

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
+import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls/tls.ts';
 import { secretFile } from '../../core/secret-file.ts';
 import type { AuthorityMaterial, IssuedMaterial } from './authority.ts';
 import type { RevokedEntry } from './crl.ts';

@@ -7,7 +7,7 @@ import type { Logger } from '../../core/logger.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
 import { nodeCipherList } from '../../core/tls-ciphers.ts';
 import { hostIdentity } from '../../host/host-identity.ts';
-import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls.ts';
+import type { TlsAuthorityReplacement } from '../../../../shared/src/api/tls/tls.ts';
 import type { NewNotification } from '../notifications/notifications.service.ts';
 import type { HostIdentity } from '../../host/host-identity.ts';
 import { api } from '../../../../shared/src/api/index.ts';

@@ -1,4 +1,4 @@
-import type { tlsRoutes } from '../../../../shared/src/api/tls.ts';
+import type { tlsRoutes } from '../../../../shared/src/api/tls/tls.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { TlsService } from './tls.service.ts';
 

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { CreateAuthorityRequest, CustomCertificateRequest, TlsAuthorityReplacement, TlsSettings } from '../../../../shared/src/api/tls.ts';
+import type { CreateAuthorityRequest, CustomCertificateRequest, TlsAuthorityReplacement, TlsSettings } from '../../../../shared/src/api/tls/tls.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

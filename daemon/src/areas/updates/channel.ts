@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { UpdateChannel, UpdateIndex } from '../../../../shared/src/api/updates.ts';
+import type { UpdateChannel, UpdateIndex } from '../../../../shared/src/api/updates/updates.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { TrustedKey } from '../../core/signed-index.ts';
 import { verifiedIndex } from './signed-release.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { updateIndexSchema, type UpdateIndex } from '../../../../shared/src/api/updates.ts';
+import { updateIndexSchema, type UpdateIndex } from '../../../../shared/src/api/updates/updates.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { verifyDetached, type TrustedKey } from '../../core/signed-index.ts';
 import { compareDebianVersions, debianVersionPattern } from '../../host/updates/debian-version.ts';

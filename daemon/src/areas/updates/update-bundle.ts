@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { x as untar } from 'tar';
-import type { UpdateIndex } from '../../../../shared/src/api/updates.ts';
+import type { UpdateIndex } from '../../../../shared/src/api/updates/updates.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { TrustedKey } from '../../core/signed-index.ts';
 import { packageFor, requireHash, verifiedIndex } from './signed-release.ts';

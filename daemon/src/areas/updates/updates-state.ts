@@ -1,4 +1,4 @@
-import { maxHistory, type UpdateCheck, type UpdateHistoryEntry, type UpdateSettings, type UploadedUpdate } from '../../../../shared/src/api/updates.ts';
+import { maxHistory, type UpdateCheck, type UpdateHistoryEntry, type UpdateSettings, type UploadedUpdate } from '../../../../shared/src/api/updates/updates.ts';
 import type { SystemSettingRow } from '../system/system-settings.model.ts';
 
 /** What the updates area keeps: one JSON row of the System area's settings table (small, bounded). */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { api } from '../../../../shared/src/api/index.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import type { Mode } from '../../config/config.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -20,11 +20,11 @@ import type { SystemSettingRow } from '../system/system-settings.model.ts';
 import { UpdateChannelReader } from './channel.ts';
 import { dailyCheck } from './daily-check.ts';
 import { debianArchitecture } from './signed-release.ts';
-import { updateJobs } from './update-jobs.ts';
+import { updateJobs } from './updates.jobs.ts';
 import { UpdatesStateStore } from './updates-state.ts';
 import { updatesHandlers } from './updates.routes.ts';
 import { installJobKind, restoreJobKind, UpdatesService } from './updates.service.ts';
-import { updatesTopic } from './updates.topic.ts';
+import { updatesTopic } from './updates.topics.ts';
 
 /** The project's channels; the daemon reads `<url>/<channel>/index.json`. */
 export const projectChannelUrl = 'https://updates.cellar-nas.org/';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { maxBundleBytes, type updatesRoutes } from '../../../../shared/src/api/updates.ts';
+import { maxBundleBytes, type updatesRoutes } from '../../../../shared/src/api/updates/updates.ts';
 import type { AreaHandlers } from '../../http/handler.ts';
 import type { UpdatesService } from './updates.service.ts';
 

@@ -1,8 +1,8 @@
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
-import type { BoxRelease, InstallUpdateRequest, UpdateSettings, UpdateStatus, UpdatesNotApplicable } from '../../../../shared/src/api/updates.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
+import type { BoxRelease, InstallUpdateRequest, UpdateSettings, UpdateStatus, UpdatesNotApplicable } from '../../../../shared/src/api/updates/updates.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Principal } from '../../core/principal.ts';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Sequelize } from 'sequelize';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import { openDatabase } from '../../db/database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { createLogger } from '../logger.ts';

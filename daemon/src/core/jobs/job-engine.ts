@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';

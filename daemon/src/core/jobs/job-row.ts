@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { JobState } from '../../../../shared/src/api/jobs.ts';
+import type { JobState } from '../../../../shared/src/api/jobs/jobs.ts';
 
 /** One row of `jobs`; params, progress, error and result are JSON text. */
 export class JobRow extends Model {

@@ -1,4 +1,4 @@
-import type { Job, JobProgress } from '../../../../shared/src/api/jobs.ts';
+import type { Job, JobProgress } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Logger } from '../logger.ts';
 import { runWithContext } from '../request-context.ts';
 import { abortedOutcome, failedOutcome, succeededOutcome } from './job-outcome.ts';

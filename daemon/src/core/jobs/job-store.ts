@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import type { Job, JobProgress, JobTitle } from '../../../../shared/src/api/jobs.ts';
+import type { Job, JobProgress, JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { ProblemBody } from '../../../../shared/src/api/common.ts';
 import { isoAt, type Clock } from '../clock.ts';
 import type { JobRow } from './job-row.ts';

@@ -1,4 +1,4 @@
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import { topics } from '../../../../shared/src/topics.ts';
 import type { Principal } from '../principal.ts';
 import { ProblemError } from '../problem-error.ts';

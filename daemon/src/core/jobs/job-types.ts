@@ -1,4 +1,4 @@
-import type { JobTitle } from '../../../../shared/src/api/jobs.ts';
+import type { JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { Logger } from '../logger.ts';
 import type { Principal } from '../principal.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppBackendLimits, BackendLimitsEnforcer } from '../../../../shared/src/api/apps.ts';
+import type { AppBackendLimits, BackendLimitsEnforcer } from '../../../../shared/src/api/apps/apps.ts';
 import { installPath } from '../../core/install-paths.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { CommandRunner } from '../command-runner.ts';

@@ -1,6 +1,6 @@
 import { lchown, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SmbSessions } from '../../../../shared/src/api/system-overview.ts';
+import type { SmbSessions } from '../../../../shared/src/api/system/overview.ts';
 import type { Logger } from '../../core/logger.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
 import { shareAcl } from './acl.ts';

@@ -1,4 +1,4 @@
-import type { SmbSession, SmbSessions } from '../../../../shared/src/api/system-overview.ts';
+import type { SmbSession, SmbSessions } from '../../../../shared/src/api/system/overview.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import type { CommandRunner } from '../command-runner.ts';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { InstallerNetworkConfig } from '../../../../shared/src/api/installer.ts';
+import type { InstallerNetworkConfig } from '../../../../shared/src/api/installer/installer.ts';
 import type { CommandRunner } from '../command-runner.ts';
 
 interface IpRoute {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { InstallPlan, SystemFileSystem } from '../../../../shared/src/api/installer.ts';
+import type { InstallPlan, SystemFileSystem } from '../../../../shared/src/api/installer/installer.ts';
 
 /** The system pool's name when the system file system is ZFS. */
 export const systemPool = 'cellar-system';

@@ -2,7 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { readFile } from 'node:fs/promises';
-import type { InstallerNetworkConfig, NetworkCheck, NetworkCheckName, NetworkTestStatus } from '../../../../shared/src/api/installer.ts';
+import type { InstallerNetworkConfig, NetworkCheck, NetworkCheckName, NetworkTestStatus } from '../../../../shared/src/api/installer/installer.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { InstallerNetworkConfig, SystemFileSystem } from '../../../../shared/src/api/installer.ts';
+import type { InstallerNetworkConfig, SystemFileSystem } from '../../../../shared/src/api/installer/installer.ts';
 import { writeZone } from '../time/zone-files.ts';
 import { efiEarlyConfig, systemPool } from './install-plan.ts';
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { CommandRunner } from '../command-runner.ts';
-import type { SystemFileSystem } from '../../../../shared/src/api/installer.ts';
+import type { SystemFileSystem } from '../../../../shared/src/api/installer/installer.ts';
 import { systemPool, type InstallAction, type InstallStep, type TargetLayout } from './install-plan.ts';
 
 export interface StepHooks {

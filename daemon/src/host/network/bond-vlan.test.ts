@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { NetworkConfig } from '../../../../shared/src/api/system-network.ts';
+import type { NetworkConfig } from '../../../../shared/src/api/network/network.ts';
 import { configFromLive } from '../../areas/network/network-rules.ts';
 import { applyBatch, restoreBatch } from './ip-plan.ts';
 import { parseIpState, type IpOutput } from './ip-state.ts';

@@ -1,4 +1,4 @@
-import type { NetworkConfig, NetworkLink } from '../../../../shared/src/api/system-network.ts';
+import type { NetworkConfig, NetworkLink } from '../../../../shared/src/api/network/network.ts';
 
 /** `ip -batch` lines: one change of the live state as the kernel holds it, run with `-force` so one failed line does not stop the rest. */
 export type IpBatch = string[];

@@ -1,4 +1,4 @@
-import type { LinkKind, NetworkLink } from '../../../../shared/src/api/system-network.ts';
+import type { LinkKind, NetworkLink } from '../../../../shared/src/api/network/network.ts';
 
 /** The fields of `ip -j -d link show` the daemon reads. */
 export interface IpLink {

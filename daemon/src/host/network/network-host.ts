@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { NetworkConfig, NetworkLink } from '../../../../shared/src/api/system-network.ts';
+import type { NetworkConfig, NetworkLink } from '../../../../shared/src/api/network/network.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { CommandRunner } from '../command-runner.ts';
 import { applyBatch, restoreBatch, type IpBatch } from './ip-plan.ts';

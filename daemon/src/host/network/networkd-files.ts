@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { NetworkConfig } from '../../../../shared/src/api/system-network.ts';
+import type { NetworkConfig } from '../../../../shared/src/api/network/network.ts';
 
 /** Where systemd-networkd reads its files, and the prefix of the ones Cellar owns there. */
 export const networkDir = 'etc/systemd/network';

@@ -1,4 +1,4 @@
-import type { TimeSync } from '../../../../shared/src/api/system-time.ts';
+import type { TimeSync } from '../../../../shared/src/api/system/time.ts';
 import type { CommandRunner } from '../command-runner.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 

@@ -1,4 +1,4 @@
-import type { TimeSync } from '../../../../shared/src/api/system-time.ts';
+import type { TimeSync } from '../../../../shared/src/api/system/time.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { CommandRunner } from '../command-runner.ts';
 import { cellarSources, chronyConf, readServers, writeServers } from './chrony-config.ts';

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { timeZonePattern } from '../../../../shared/src/api/system-time.ts';
+import { timeZonePattern } from '../../../../shared/src/api/system/time.ts';
 
 /** The tz database and the box's zone files under `root` ("/" on a box, a folder in tests). */
 export const zoneinfoDir = (root: string) => path.join(root, 'usr/share/zoneinfo');

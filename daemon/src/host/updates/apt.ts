@@ -1,6 +1,6 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { DistributionUpdate } from '../../../../shared/src/api/updates.ts';
+import type { DistributionUpdate } from '../../../../shared/src/api/updates/updates.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { CommandError, type CommandRunner } from '../command-runner.ts';
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Response } from 'express';
-import type { DocsAssetName } from '../../../../shared/src/api/docs.ts';
+import type { DocsAssetName } from '../../../../shared/src/api/system/docs.ts';
 import { installPath } from '../../core/install-paths.ts';
 import { dropWritePreconditions } from '../read-preconditions.ts';
 

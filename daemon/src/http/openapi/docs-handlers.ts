@@ -1,4 +1,4 @@
-import type { docsRoutes } from '../../../../shared/src/api/docs.ts';
+import type { docsRoutes } from '../../../../shared/src/api/system/docs.ts';
 import type { RouteTable } from '../../../../shared/src/api/route.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { AreaHandlers } from '../handler.ts';

@@ -1,4 +1,4 @@
-import { appInstanceHeader } from '../../../../shared/src/api/apps.ts';
+import { appInstanceHeader } from '../../../../shared/src/api/apps/apps.ts';
 import { problemSchema } from '../../../../shared/src/api/common.ts';
 import type { RouteTable } from '../../../../shared/src/api/route.ts';
 import { errorCatalog, problemType, type ErrorCode, type ErrorSpec } from '../../../../shared/src/errors/index.ts';

@@ -1,5 +1,5 @@
-import type { AppUpdatePolicy } from '../../../../shared/src/api/apps.ts';
-import { appsRoutes } from '../../../../shared/src/api/apps.ts';
+import type { AppUpdatePolicy } from '../../../../shared/src/api/apps/apps.ts';
+import { appsRoutes } from '../../../../shared/src/api/apps/apps.ts';
 import { buildUrl } from '../../../../shared/src/client.ts';
 import type { MessageKey } from '../../lib/i18n/messages.ts';
 

@@ -1,4 +1,4 @@
-import type { AdminAppList, AppDetails } from '../../../../shared/src/api/apps.ts';
+import type { AdminAppList, AppDetails } from '../../../../shared/src/api/apps/apps.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';
 import { live } from '../../lib/live.ts';

@@ -1,4 +1,4 @@
-import type { CatalogInfo } from '../../../../shared/src/api/store.ts';
+import type { CatalogInfo } from '../../../../shared/src/api/store/store.ts';
 import { errorCatalog, isErrorCode } from '../../../../shared/src/errors/index.ts';
 import { i18n, t } from '../../lib/i18n/i18n.svelte.ts';
 import { problemMessage } from '../../lib/i18n/messages.ts';

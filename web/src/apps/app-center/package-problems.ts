@@ -1,4 +1,4 @@
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { formatBytes } from '../../lib/bytes.ts';
 import { enMessages } from '../../lib/i18n/dictionaries.ts';

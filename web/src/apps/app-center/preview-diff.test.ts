@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
+import type { AppPackagePreview } from '../../../../shared/src/api/apps/app-packages.ts';
 import { consentPermissions, permissionRows, staysRevoked, storageRows, svgDataUrl, updateNeedsConsent } from './preview-diff.ts';
 
 const request = (storageId: string, access: 'read' | 'readWrite' = 'read', purpose = 'p') => ({ storageId, access, purpose });

@@ -1,5 +1,5 @@
-import type { AppPackagePreview } from '../../../../shared/src/api/app-packages.ts';
-import type { AppPermission, StorageRequest } from '../../../../shared/src/api/app-manifest.ts';
+import type { AppPackagePreview } from '../../../../shared/src/api/apps/app-packages.ts';
+import type { AppPermission, StorageRequest } from '../../../../shared/src/api/apps/app-manifest.ts';
 
 export type Change = 'added' | 'removed' | 'changed' | 'kept';
 

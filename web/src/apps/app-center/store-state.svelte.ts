@@ -1,4 +1,4 @@
-import type { StoreState } from '../../../../shared/src/api/store.ts';
+import type { StoreState } from '../../../../shared/src/api/store/store.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';
 import { live } from '../../lib/live.ts';

@@ -1,5 +1,5 @@
 import type { Component } from 'svelte';
-import type { UserInfo } from '../../../../shared/src/api/auth.ts';
+import type { UserInfo } from '../../../../shared/src/api/identity/auth.ts';
 import type { MessageKey } from '../../lib/i18n/messages.ts';
 
 /** What the Control Panel gives each section component. */

@@ -1,4 +1,4 @@
-import type { SharePath } from '../../../../shared/src/api/file-operations.ts';
+import type { SharePath } from '../../../../shared/src/api/files/operations.ts';
 
 export interface FilesClipboard {
   op: 'copy' | 'move';

@@ -1,4 +1,4 @@
-import { filesRoutes, type FileEntry } from '../../../../shared/src/api/files.ts';
+import { filesRoutes, type FileEntry } from '../../../../shared/src/api/files/files.ts';
 import { buildUrl } from '../../../../shared/src/client.ts';
 
 export function downloadUrlOf(shareId: number, entry: FileEntry): string {

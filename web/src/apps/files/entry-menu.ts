@@ -1,4 +1,4 @@
-import type { FileEntry } from '../../../../shared/src/api/files.ts';
+import type { FileEntry } from '../../../../shared/src/api/files/files.ts';
 import { t } from '../../lib/i18n/i18n.svelte.ts';
 
 /** The context menu's entries: what the toolbar offers for the chosen entries, disabled where the share is read-only. */

@@ -1,4 +1,4 @@
-import type { FileEntry, SortKey, SortOrder } from '../../../../shared/src/api/files.ts';
+import type { FileEntry, SortKey, SortOrder } from '../../../../shared/src/api/files/files.ts';
 import type { FolderEvent } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';
 import { describeError } from '../../lib/i18n/i18n.svelte.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { FileEntry } from '../../../../shared/src/api/files.ts';
+import type { FileEntry } from '../../../../shared/src/api/files/files.ts';
 import { entryComparator, insertionIndex } from './folder-order.ts';
 import { numberedName } from './uploads-names.ts';
 

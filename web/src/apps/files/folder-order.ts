@@ -1,4 +1,4 @@
-import type { FileEntry, SortKey, SortOrder } from '../../../../shared/src/api/files.ts';
+import type { FileEntry, SortKey, SortOrder } from '../../../../shared/src/api/files/files.ts';
 
 /** The daemon's order (natural, ignoring case, ties by raw name), so live inserts land where a reload would put them. */
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

@@ -1,4 +1,4 @@
-import type { FileEntry } from '../../../../shared/src/api/files.ts';
+import type { FileEntry } from '../../../../shared/src/api/files/files.ts';
 import { emptySelection, reconcile, type SelectionState } from './selection.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';

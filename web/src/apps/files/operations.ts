@@ -1,6 +1,6 @@
 import { tn } from '../../lib/i18n/i18n.svelte.ts';
-import type { FileOperationRequest, FileOperationResult, OnConflict, SharePath } from '../../../../shared/src/api/file-operations.ts';
-import type { Job } from '../../../../shared/src/api/jobs.ts';
+import type { FileOperationRequest, FileOperationResult, OnConflict, SharePath } from '../../../../shared/src/api/files/operations.ts';
+import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import { api } from '../../lib/api.ts';
 import type { JobTracker } from './jobs.svelte.ts';
 

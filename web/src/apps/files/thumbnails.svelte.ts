@@ -1,5 +1,5 @@
-import type { FileEntry } from '../../../../shared/src/api/files.ts';
-import { maxThumbnailPaths, thumbnailsRoutes, type ThumbnailSize } from '../../../../shared/src/api/thumbnails.ts';
+import type { FileEntry } from '../../../../shared/src/api/files/files.ts';
+import { maxThumbnailPaths, thumbnailsRoutes, type ThumbnailSize } from '../../../../shared/src/api/files/thumbnails.ts';
 import { buildUrl } from '../../../../shared/src/client.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';

@@ -1,4 +1,4 @@
-import { filesRoutes } from '../../../../shared/src/api/files.ts';
+import { filesRoutes } from '../../../../shared/src/api/files/files.ts';
 import { buildUrl } from '../../../../shared/src/client.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { api, isProblem } from '../../lib/api.ts';

@@ -1,5 +1,5 @@
-import type { LogEntry } from '../../../../shared/src/api/logs.ts';
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import { dictionaries, format, type MessageKey } from '../../lib/i18n/messages.ts';
 
 const unfilled = /\{\w+\}/;

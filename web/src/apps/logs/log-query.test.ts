@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { LogEntry } from '../../../../shared/src/api/logs.ts';
+import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
 import { defaultFilters, entryMatches, isLive, requestIdOfRoute, routeOfRequest, timeRange, toQuery, type LogFilters } from './log-query.ts';
 
 const now = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -1,4 +1,4 @@
-import { requestIdPattern, type LogEntry, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs.ts';
+import { requestIdPattern, type LogEntry, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs/logs.ts';
 
 /** The time ranges offered in the filter bar; `custom` uses the chosen from/to. */
 export const rangePresets = ['15m', '1h', '24h', '7d', '30d', 'custom'] as const;

@@ -1,4 +1,4 @@
-import type { ResourceSample } from '../../../../shared/src/api/system-monitor.ts';
+import type { ResourceSample } from '../../../../shared/src/api/system/monitor.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { live } from '../../lib/live.ts';
 

@@ -1,4 +1,4 @@
-import type { DiskVerdictReason } from '../../../../shared/src/api/storage.ts';
+import type { DiskVerdictReason } from '../../../../shared/src/api/storage/storage.ts';
 import type { MessageKey, MessageParams } from '../../lib/i18n/messages.ts';
 import { formatBytes } from '../../lib/bytes.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { planWarningCodes } from '../../../../shared/src/api/storage-plan-schemas.ts';
+import { planWarningCodes } from '../../../../shared/src/api/storage/plans.ts';
 import de from './i18n/de.json' with { type: 'json' };
 import en from './i18n/en.json' with { type: 'json' };
 

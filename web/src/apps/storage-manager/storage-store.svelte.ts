@@ -1,4 +1,4 @@
-import type { Pool, StorageHealth } from '../../../../shared/src/api/storage.ts';
+import type { Pool, StorageHealth } from '../../../../shared/src/api/storage/storage.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';
 import { live } from '../../lib/live.ts';

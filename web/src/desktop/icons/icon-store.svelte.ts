@@ -1,4 +1,4 @@
-import type { DesktopItem, DesktopState, NewDesktopItem } from '../../../../shared/src/api/desktop.ts';
+import type { DesktopItem, DesktopState, NewDesktopItem } from '../../../../shared/src/api/desktop/desktop.ts';
 import type { DesktopEvent } from '../../../../shared/src/topics.ts';
 import { ApiError } from '../../../../shared/src/client.ts';
 import { api } from '../../lib/api.ts';

@@ -1,5 +1,5 @@
-import type { Job, JobTitle } from '../../../../shared/src/api/jobs.ts';
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { Job, JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import { dictionaries, format, type MessageKey } from '../../lib/i18n/messages.ts';
 
 const unfilled = /\{\w+\}/;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Notification } from '../../../../shared/src/api/notifications.ts';
+import type { Notification } from '../../../../shared/src/api/notifications/notifications.ts';
 import { applyNotificationEvent } from './notification-events.ts';
 
 const note = (id: number, read = false): Notification => ({

@@ -1,4 +1,4 @@
-import type { Notification } from '../../../../shared/src/api/notifications.ts';
+import type { Notification } from '../../../../shared/src/api/notifications/notifications.ts';
 import type { NotificationEvent } from '../../../../shared/src/topics.ts';
 
 /** Applies one `notifications` topic event to the list, keeping it as GET /api/notifications answers it. */

@@ -1,4 +1,4 @@
-import type { Notification, NotificationList } from '../../../../shared/src/api/notifications.ts';
+import type { Notification, NotificationList } from '../../../../shared/src/api/notifications/notifications.ts';
 import { topicName } from '../../../../shared/src/topics.ts';
 import { api } from '../../lib/api.ts';
 import { live } from '../../lib/live.ts';

@@ -1,5 +1,5 @@
-import type { Notification } from '../../../../shared/src/api/notifications.ts';
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { Notification } from '../../../../shared/src/api/notifications/notifications.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { dictionaries, format, problemMessage, type MessageKey } from '../../lib/i18n/messages.ts';
 import { jobTitleText } from './job-title.ts';

@@ -1,4 +1,4 @@
-import type { WindowPreference, WindowPreferenceRequest } from '../../../../shared/src/api/desktop.ts';
+import type { WindowPreference, WindowPreferenceRequest } from '../../../../shared/src/api/desktop/desktop.ts';
 import { clampRect, modeRect, placeWindow, type Area, type Rect, type WindowMode } from './geometry.ts';
 import { desktopUrl, isSaved, parseDesktopUrl, restoreWindows, type DesktopHistoryState, type SavedWindow, type WindowRef } from './url-state.ts';
 

@@ -1,4 +1,4 @@
-import type { Language } from '../../../../shared/src/api/system.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
 import { errorMessage, format, formatCount, type MessageKey, type MessageParams, type PluralBase } from './messages.ts';
 
 let current = $state<Language>('en');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError } from '../../../../shared/src/client.ts';
-import { backupCountKinds, backupPartNames } from '../../../../shared/src/api/backup.ts';
+import { backupCountKinds, backupPartNames } from '../../../../shared/src/api/backup/backup.ts';
 import { requestErrors } from '../../../../shared/src/errors/request.ts';
 import { deMessages as de, enMessages as en } from './dictionaries.ts';
 import { errorMessage, format, formatCount, pickLanguage, problemMessage } from './messages.ts';

@@ -1,4 +1,4 @@
-import { languages, type Language } from '../../../../shared/src/api/system.ts';
+import { languages, type Language } from '../../../../shared/src/api/system/system.ts';
 import { ApiError } from '../../../../shared/src/client.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { formatBytes } from '../bytes.ts';

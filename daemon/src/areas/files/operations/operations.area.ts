@@ -14,7 +14,7 @@ import { initTrashModel } from '../trash/trash.model.ts';
 import { purgeTrash, trashPurgeIntervalMs, trashPurgeTask } from '../trash/trash-purge.ts';
 import { trashHandlers } from '../trash/trash.routes.ts';
 import { TrashService } from '../trash/trash.service.ts';
-import { operationJob, operationJobKind } from './operation-job.ts';
+import { operationJob, operationJobKind } from './operations.jobs.ts';
 import { sweepTemporaries, temporariesSweepIntervalMs, temporariesSweepTask } from '../temporaries.ts';
 import { fileOperationsHandlers } from './operations.routes.ts';
 import { OperationsService } from './operations.service.ts';

@@ -1,4 +1,4 @@
-import type { fileOperationsRoutes } from '../../../../../shared/src/api/file-operations.ts';
+import type { fileOperationsRoutes } from '../../../../../shared/src/api/files/operations.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import type { OperationsService } from './operations.service.ts';
 

@@ -1,11 +1,11 @@
-import type { FileOperationRequest } from '../../../../../shared/src/api/file-operations.ts';
-import type { Job } from '../../../../../shared/src/api/jobs.ts';
-import type { GrantLevel } from '../../../../../shared/src/api/shares.ts';
+import type { FileOperationRequest } from '../../../../../shared/src/api/files/operations.ts';
+import type { Job } from '../../../../../shared/src/api/jobs/jobs.ts';
+import type { GrantLevel } from '../../../../../shared/src/api/shares/shares.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { assertExists, resolveInShare } from '../safe-path.ts';
 import { readyShareBin } from '../trash/trash-bin.ts';
-import { assertNotIntoItself, targetFolderOf, type OperationJobParams } from './operation-job.ts';
+import { assertNotIntoItself, targetFolderOf, type OperationJobParams } from './operations.jobs.ts';
 
 export interface OperationsDeps {
   /** The share's folder when the caller holds `need` on it (throws fs.share.not_found / read_only). */

@@ -1,5 +1,5 @@
 import type { Metadata } from 'sharp';
-import type { ThumbnailReason } from '../../../../../shared/src/api/thumbnails.ts';
+import type { ThumbnailReason } from '../../../../../shared/src/api/files/thumbnails.ts';
 import { loadSharp } from '../../../host/images/sharp.ts';
 import type { ImageFormat } from './image-sniff.ts';
 

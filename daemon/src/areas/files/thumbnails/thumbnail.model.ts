@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { ThumbnailReason } from '../../../../../shared/src/api/thumbnails.ts';
+import type { ThumbnailReason } from '../../../../../shared/src/api/files/thumbnails.ts';
 
 /** A thumbnail rendered (`ready`, its WebP in the cache) or refused for good at this version (`failed`). */
 export class ThumbnailRow extends Model {

@@ -14,7 +14,7 @@ import type { RenderLimits } from './thumbnail-render.ts';
 import { sweepThumbnails } from './thumbnail-sweep.ts';
 import { thumbnailsHandlers } from './thumbnails.routes.ts';
 import { ThumbnailsService } from './thumbnails.service.ts';
-import { thumbnailsTopic } from './thumbnails.topic.ts';
+import { thumbnailsTopic } from './thumbnails.topics.ts';
 
 export interface ThumbnailsAreaDeps {
   db: Sequelize;

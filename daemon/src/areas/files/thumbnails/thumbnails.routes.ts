@@ -1,4 +1,4 @@
-import { thumbnailsRoutes } from '../../../../../shared/src/api/thumbnails.ts';
+import { thumbnailsRoutes } from '../../../../../shared/src/api/files/thumbnails.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import { sendStoredImage } from '../../../http/send-image.ts';
 import type { ThumbnailsService } from './thumbnails.service.ts';

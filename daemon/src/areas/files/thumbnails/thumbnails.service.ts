@@ -6,7 +6,7 @@ import type {
   ThumbnailSize,
   ThumbnailState,
   ThumbnailStates,
-} from '../../../../../shared/src/api/thumbnails.ts';
+} from '../../../../../shared/src/api/files/thumbnails.ts';
 import { topicName } from '../../../../../shared/src/topics.ts';
 import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { TrashItemType } from '../../../../../shared/src/api/trash.ts';
+import type { TrashItemType } from '../../../../../shared/src/api/files/trash.ts';
 import { isoAt, type Clock } from '../../../core/clock.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { chmod, lstat, mkdir, readdir, removeTree, rename, rmdir } from '../../../host/nofollow-fs.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Op } from 'sequelize';
-import type { OnConflict } from '../../../../../shared/src/api/file-operations.ts';
+import type { OnConflict } from '../../../../../shared/src/api/files/operations.ts';
 import type { JobContext, JobKind } from '../../../core/jobs/job-types.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';

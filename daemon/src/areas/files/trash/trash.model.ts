@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { TrashItemType } from '../../../../../shared/src/api/trash.ts';
+import type { TrashItemType } from '../../../../../shared/src/api/files/trash.ts';
 
 /** An entry in a share's recycle bin: where it was, who deleted it and when. */
 export class TrashRow extends Model {

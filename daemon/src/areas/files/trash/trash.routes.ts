@@ -1,4 +1,4 @@
-import type { trashRoutes } from '../../../../../shared/src/api/trash.ts';
+import type { trashRoutes } from '../../../../../shared/src/api/files/trash.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import type { TrashService } from './trash.service.ts';
 

@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
-import type { Job } from '../../../../../shared/src/api/jobs.ts';
-import type { GrantLevel } from '../../../../../shared/src/api/shares.ts';
-import type { TrashItem, TrashItemsRequest, TrashPage, TrashQuery } from '../../../../../shared/src/api/trash.ts';
+import type { Job } from '../../../../../shared/src/api/jobs/jobs.ts';
+import type { GrantLevel } from '../../../../../shared/src/api/shares/shares.ts';
+import type { TrashItem, TrashItemsRequest, TrashPage, TrashQuery } from '../../../../../shared/src/api/files/trash.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { readyShareBin } from './trash-bin.ts';

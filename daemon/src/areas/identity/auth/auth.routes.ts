@@ -1,4 +1,4 @@
-import { authRoutes } from '../../../../../shared/src/api/auth.ts';
+import { authRoutes } from '../../../../../shared/src/api/identity/auth.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import type { AuthService } from './auth.service.ts';
 

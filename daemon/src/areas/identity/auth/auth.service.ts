@@ -9,8 +9,8 @@ import type {
   TotpDisableRequest,
   TotpEnrollment,
   UserInfo,
-} from '../../../../../shared/src/api/auth.ts';
-import type { Language } from '../../../../../shared/src/api/system.ts';
+} from '../../../../../shared/src/api/identity/auth.ts';
+import type { Language } from '../../../../../shared/src/api/system/system.ts';
 import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { Op, type Sequelize } from 'sequelize';
-import type { RecoveryCodes, TotpEnrollment } from '../../../../../shared/src/api/auth.ts';
+import type { RecoveryCodes, TotpEnrollment } from '../../../../../shared/src/api/identity/auth.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { product } from '../../../core/product.ts';
 import { ProblemError } from '../../../core/problem-error.ts';

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { AppGrants } from '../../../../../shared/src/api/apps.ts';
+import type { AppGrants } from '../../../../../shared/src/api/apps/apps.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { IdentityEvents } from '../users/host-effects.ts';
 import type { GroupModels } from '../users/group.model.ts';

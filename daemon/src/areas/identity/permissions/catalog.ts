@@ -1,4 +1,4 @@
-import { appRight, specialRights, type PermissionRight } from '../../../../../shared/src/api/permissions.ts';
+import { appRight, specialRights, type PermissionRight } from '../../../../../shared/src/api/identity/permissions.ts';
 
 /** An app as the catalog needs it; the core app registry and installed apps both give these. */
 export interface CatalogApp {

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { specialRights } from '../../../../../shared/src/api/permissions.ts';
+import { specialRights } from '../../../../../shared/src/api/identity/permissions.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import { protocolGroups, type SystemAccounts } from '../../../host/accounts.ts';
 import type { BackupPart } from '../../backup-part.ts';

@@ -1,4 +1,4 @@
-import { permissionsRoutes } from '../../../../../shared/src/api/permissions.ts';
+import { permissionsRoutes } from '../../../../../shared/src/api/identity/permissions.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import type { PermissionsService } from './permissions.service.ts';
 

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { specialRights, type GroupGrants, type PermissionCatalog, type UserGrants } from '../../../../../shared/src/api/permissions.ts';
+import { specialRights, type GroupGrants, type PermissionCatalog, type UserGrants } from '../../../../../shared/src/api/identity/permissions.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { specialRights, type EffectiveRights, type UserGrants } from '../../../../../shared/src/api/permissions.ts';
+import { specialRights, type EffectiveRights, type UserGrants } from '../../../../../shared/src/api/identity/permissions.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { GroupModels } from '../users/group.model.ts';
 import type { UserRow } from '../users/user.model.ts';

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { accountName } from '../../../../../shared/src/api/users.ts';
+import { accountName } from '../../../../../shared/src/api/identity/users.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';
 import type { BackupPart } from '../../backup-part.ts';

@@ -1,4 +1,4 @@
-import { groupsRoutes } from '../../../../../shared/src/api/groups.ts';
+import { groupsRoutes } from '../../../../../shared/src/api/identity/groups.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import type { GroupsService } from './groups.service.ts';
 

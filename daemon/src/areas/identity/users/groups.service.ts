@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import type { GroupSummary, GroupUpdate, NewGroup } from '../../../../../shared/src/api/groups.ts';
+import type { GroupSummary, GroupUpdate, NewGroup } from '../../../../../shared/src/api/identity/groups.ts';
 import type { Logger } from '../../../core/logger.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';

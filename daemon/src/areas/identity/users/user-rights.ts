@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { UserGrants } from '../../../../../shared/src/api/permissions.ts';
+import type { UserGrants } from '../../../../../shared/src/api/identity/permissions.ts';
 import type { UserRow } from './user.model.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { DataTypes, Model, type Sequelize } from 'sequelize';
-import type { Language } from '../../../../../shared/src/api/system.ts';
+import type { Language } from '../../../../../shared/src/api/system/system.ts';
 
 export class UserRow extends Model {
   declare id: number;

@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { accountName } from '../../../../../shared/src/api/users.ts';
+import { accountName } from '../../../../../shared/src/api/identity/users.ts';
 import { ProblemError } from '../../../core/problem-error.ts';
 import type { AccountSecrets, HostSecret } from '../../../host/account-secrets.ts';
 import type { SystemAccounts } from '../../../host/accounts.ts';

@@ -1,4 +1,4 @@
-import { usersRoutes } from '../../../../../shared/src/api/users.ts';
+import { usersRoutes } from '../../../../../shared/src/api/identity/users.ts';
 import type { AreaHandlers } from '../../../http/handler.ts';
 import type { UsersService } from './users.service.ts';
 

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { specialRights } from '../../../../../shared/src/api/permissions.ts';
-import type { NewUser, UserDeleteQuery, UserDeletion, UserSummary, UserUpdate } from '../../../../../shared/src/api/users.ts';
-import type { Language } from '../../../../../shared/src/api/system.ts';
+import { specialRights } from '../../../../../shared/src/api/identity/permissions.ts';
+import type { NewUser, UserDeleteQuery, UserDeletion, UserSummary, UserUpdate } from '../../../../../shared/src/api/identity/users.ts';
+import type { Language } from '../../../../../shared/src/api/system/system.ts';
 import type { Logger } from '../../../core/logger.ts';
 import type { Principal } from '../../../core/principal.ts';
 import { ProblemError } from '../../../core/problem-error.ts';

@@ -1,5 +1,5 @@
-import type { GroupSummary } from '../../../../../shared/src/api/groups.ts';
-import type { Language } from '../../../../../shared/src/api/system.ts';
+import type { GroupSummary } from '../../../../../shared/src/api/identity/groups.ts';
+import type { Language } from '../../../../../shared/src/api/system/system.ts';
 import { dictionaries, format, type MessageKey } from '../../../lib/i18n/messages.ts';
 
 /** A group's description in the reader's language: a built-in one by its code, else the text an administrator wrote. */

@@ -1,4 +1,4 @@
-import type { AddressMethod, BondMode, NetworkConfig, NetworkState } from '../../../../../shared/src/api/system-network.ts';
+import type { AddressMethod, BondMode, NetworkConfig, NetworkState } from '../../../../../shared/src/api/network/network.ts';
 
 /** One interface's addresses as the form edits them: the addresses one a line. */
 export interface InterfaceForm {

@@ -1,4 +1,4 @@
-import type { PoolLayout } from '../../../../../shared/src/api/storage.ts';
+import type { PoolLayout } from '../../../../../shared/src/api/storage/storage.ts';
 import type { MessageKey } from '../../../lib/i18n/messages.ts';
 
 export const layouts: readonly PoolLayout[] = ['mirror', 'raidz1', 'raidz2', 'stripe'];

@@ -1,0 +1,210 @@
+import Joi from 'joi';
+import { hostToolErrors, idParams } from '../common.ts';
+import {
+  proxyHostRequest,
+  proxyOptionsRequest,
+  proxyRedirectRequest,
+  proxySettings,
+  proxyStreamRequest,
+  proxyTargetStatus,
+  proxyTicket,
+  proxyTicketRequest,
+} from './entries.ts';
+import { defineRoute } from '../route.ts';
+import { tlsLimits } from '../tls/tls.ts';
+
+export * from './entries.ts';
+
+/** Header nginx sends on its sign-in and ticket requests to the daemon: which proxy host asks. */
+export const proxyHostHeader = 'X-Proxy-Host-Id';
+/** Header with the daemon's per-start secret that nginx adds to its auth_request: only then is its X-Real-IP the visitor's address. */
+export const proxyKeyHeader = 'X-Proxy-Key';
+
+const applied = ['proxy.config.refused', ...hostToolErrors] as const;
+const hostErrors = [
+  'proxy.domain.taken',
+  'proxy.user.password_missing',
+  'proxy.certificate.missing',
+  'tls.name.out_of_scope',
+  'tls.pem.invalid',
+  'tls.key.mismatch',
+  'tls.key.encrypted',
+] as const;
+
+export const proxyRoutes = {
+  settings: defineRoute({
+    id: 'proxy.settings',
+    method: 'GET',
+    path: '/api/system/proxy',
+    access: 'admin',
+    summary: 'Ports proxy hosts answer on, treatment of unknown names, sign-in address, every proxy host, redirect host and stream',
+    status: 200,
+    response: proxySettings,
+    errors: [],
+  }),
+  createHost: defineRoute({
+    id: 'proxy.createHost',
+    method: 'POST',
+    path: '/api/system/proxy/hosts',
+    access: 'admin',
+    summary: 'Adds a proxy host; applies to the next request',
+    body: proxyHostRequest,
+    bodyLimit: 2 * tlsLimits.pemMax + 64 * 1024,
+    status: 200,
+    response: proxySettings,
+    errors: [...hostErrors, ...applied],
+  }),
+  updateHost: defineRoute({
+    id: 'proxy.updateHost',
+    method: 'PUT',
+    path: '/api/system/proxy/hosts/{id}',
+    access: 'admin',
+    summary: 'Replaces a proxy host; Basic Auth users without a password keep theirs; an uploaded certificate stays unless a new one comes along',
+    params: idParams,
+    body: proxyHostRequest,
+    bodyLimit: 2 * tlsLimits.pemMax + 64 * 1024,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.host.not_found', ...hostErrors, ...applied],
+  }),
+  removeHost: defineRoute({
+    id: 'proxy.removeHost',
+    method: 'DELETE',
+    path: '/api/system/proxy/hosts/{id}',
+    access: 'admin',
+    summary: 'Removes a proxy host with its uploaded certificate; its names become unknown',
+    params: idParams,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.host.not_found', ...applied],
+  }),
+  checkHost: defineRoute({
+    id: 'proxy.checkHost',
+    method: 'POST',
+    path: '/api/system/proxy/hosts/{id}/check',
+    access: 'admin',
+    summary: "Whether the target answers one request made with the host's TLS settings: status, time and certificate problems",
+    params: idParams,
+    status: 200,
+    response: proxyTargetStatus,
+    errors: ['proxy.host.not_found'],
+  }),
+  setOptions: defineRoute({
+    id: 'proxy.setOptions',
+    method: 'PUT',
+    path: '/api/system/proxy/options',
+    access: 'admin',
+    summary: "What a name without an enabled host gets on 443 and 80 (a redirect to port 7484, or 404) and where a host's sign-in sends visitors",
+    body: proxyOptionsRequest,
+    status: 200,
+    response: proxySettings,
+    errors: [...applied],
+  }),
+  createRedirect: defineRoute({
+    id: 'proxy.createRedirect',
+    method: 'POST',
+    path: '/api/system/proxy/redirects',
+    access: 'admin',
+    summary: 'Adds a redirect host',
+    body: proxyRedirectRequest,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.domain.taken', 'tls.name.out_of_scope', ...applied],
+  }),
+  updateRedirect: defineRoute({
+    id: 'proxy.updateRedirect',
+    method: 'PUT',
+    path: '/api/system/proxy/redirects/{id}',
+    access: 'admin',
+    summary: 'Replaces a redirect host',
+    params: idParams,
+    body: proxyRedirectRequest,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.redirect.not_found', 'proxy.domain.taken', 'tls.name.out_of_scope', ...applied],
+  }),
+  removeRedirect: defineRoute({
+    id: 'proxy.removeRedirect',
+    method: 'DELETE',
+    path: '/api/system/proxy/redirects/{id}',
+    access: 'admin',
+    summary: 'Removes a redirect host',
+    params: idParams,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.redirect.not_found', ...applied],
+  }),
+  createStream: defineRoute({
+    id: 'proxy.createStream',
+    method: 'POST',
+    path: '/api/system/proxy/streams',
+    access: 'admin',
+    summary: 'Forwards a TCP and/or UDP port of the box to a host and port; the firewall opens the port',
+    body: proxyStreamRequest,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.port.taken', ...applied],
+  }),
+  updateStream: defineRoute({
+    id: 'proxy.updateStream',
+    method: 'PUT',
+    path: '/api/system/proxy/streams/{id}',
+    access: 'admin',
+    summary: 'Replaces a stream; the firewall follows its port',
+    params: idParams,
+    body: proxyStreamRequest,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.stream.not_found', 'proxy.port.taken', ...applied],
+  }),
+  removeStream: defineRoute({
+    id: 'proxy.removeStream',
+    method: 'DELETE',
+    path: '/api/system/proxy/streams/{id}',
+    access: 'admin',
+    summary: 'Removes a stream; the firewall closes the port',
+    params: idParams,
+    status: 200,
+    response: proxySettings,
+    errors: ['proxy.stream.not_found', ...applied],
+  }),
+  ticket: defineRoute({
+    id: 'proxy.ticket',
+    method: 'POST',
+    path: '/api/proxy/tickets',
+    access: 'user',
+    summary:
+      'A one-time ticket (30 seconds) into a proxy host behind the sign-in, for the address the browser asked for; the answer is the address to open on that host',
+    body: proxyTicketRequest,
+    status: 200,
+    response: proxyTicket,
+    errors: ['proxy.access.denied', 'proxy.host.unknown'],
+  }),
+  authorize: defineRoute({
+    id: 'proxy.authorize',
+    method: 'GET',
+    path: '/api/proxy/authorize',
+    access: 'public',
+    summary:
+      "nginx's question for each request to a protected proxy host (auth_request): 204 when the host's cookie or Basic Auth lets the visitor in, else 401 or 403",
+    headers: [proxyHostHeader, 'Authorization', 'Cookie', 'X-Real-IP', proxyKeyHeader],
+    status: 204,
+    errors: ['proxy.access.denied', 'proxy.ticket.invalid', 'proxy.host.not_found', 'auth.credentials.invalid', 'proxy.basic.throttled'],
+  }),
+  redeem: defineRoute({
+    id: 'proxy.redeem',
+    method: 'GET',
+    path: '/api/proxy/redeem',
+    access: 'public',
+    summary: "Reached through nginx on the proxy host: turns a ticket into the host's cookie and sends the browser on to the address asked",
+    headers: [proxyHostHeader],
+    query: Joi.object<{ ticket: string }, true>({
+      ticket: Joi.string()
+        .max(100)
+        .pattern(/^[A-Za-z0-9_-]+$/)
+        .required(),
+    }),
+    status: 302,
+    errors: ['proxy.ticket.invalid', 'proxy.host.not_found'],
+  }),
+};
