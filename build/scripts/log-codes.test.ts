@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sourceFiles } from '../../test/helpers/source-files.ts';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import ts from 'typescript';
@@ -18,15 +19,6 @@ interface LogCall {
   fieldNames: string[] | null;
 }
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) sources(full, out);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(full);
-  }
-  return out;
-}
-
 const logReceiver = /(^|\.)(logger|log)$/;
 
 function literals(node: ts.Expression): string[] {
@@ -38,7 +30,7 @@ function literals(node: ts.Expression): string[] {
 
 function logCalls(): LogCall[] {
   const calls: LogCall[] = [];
-  for (const file of sources(path.join(root, 'daemon/src'))) {
+  for (const file of sourceFiles(path.join(root, 'daemon/src'))) {
     const text = readFileSync(file, 'utf8');
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sourceFiles } from '../../test/helpers/source-files.ts';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { api } from '../../shared/src/api/index.ts';
@@ -36,16 +37,6 @@ const withoutScreen: Record<string, string> = {
   'installer.reboot': "the console's installer wizard calls it by operation name",
 };
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const file = path.join(dir, name);
-    if (name === 'node_modules' || name === 'dist') continue;
-    if (statSync(file).isDirectory()) sources(file, out);
-    else if (/\.(ts|svelte)$/.test(name) && !name.endsWith('.test.ts')) out.push(file);
-  }
-  return out;
-}
-
 const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /**
@@ -74,7 +65,9 @@ function uncalledOperations(files: string[]): string[] {
 }
 
 describe('every operation a person would use has a place in the desktop or the console', () => {
-  const code = [...sources(path.join(root, 'web/src')), ...sources(path.join(root, 'console/src'))].map((f) => readFileSync(f, 'utf8'));
+  const code = [...sourceFiles(path.join(root, 'web/src'), /\.(ts|svelte)$/), ...sourceFiles(path.join(root, 'console/src'), /\.(ts|svelte)$/)].map((f) =>
+    readFileSync(f, 'utf8'),
+  );
 
   it('leaves out only operations listed with a reason', () => {
     const missing = uncalledOperations(code).filter((id) => !(id in withoutScreen));

@@ -1,19 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sourceFiles } from '../../test/helpers/source-files.ts';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { errorCatalog, type ErrorSpec } from '../../shared/src/errors/index.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) sources(full, out);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) out.push(full);
-  }
-  return out;
-}
 
 /** `new ProblemError('<code>', { reason: '<value>' ...`: the reasons the daemon spells out where it throws. */
 const thrown = /ProblemError\('([a-z_.]+)',\s*\{\s*reason:\s*'([A-Za-z_]+)'/g;
@@ -23,7 +15,7 @@ describe('reason codes of the daemon', () => {
     const catalog = errorCatalog as Record<string, ErrorSpec>;
     const found: string[] = [];
     const undeclared: string[] = [];
-    for (const file of sources(path.join(root, 'daemon/src'))) {
+    for (const file of sourceFiles(path.join(root, 'daemon/src'))) {
       for (const [, code, reason] of readFileSync(file, 'utf8').matchAll(thrown)) {
         const spec = catalog[code as string];
         // Codes whose texts name their reasons in an app's own keys (App Center packages) list none here.
