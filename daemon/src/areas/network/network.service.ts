@@ -251,7 +251,9 @@ export class NetworkService {
   pendingChange(): Promise<string | null> {
     return this.serial.run(async () => {
       await this.settleReadable();
-      return this.pendingRecord()?.changeId ?? null;
+      const record = this.pendingRecord();
+      // As the state shows it: a change kept on the host whose record is late no longer awaits confirmation.
+      return record && !this.deps.host.kept(this.snap(record.changeId)) ? record.changeId : null;
     });
   }
 
