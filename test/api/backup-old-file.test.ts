@@ -44,8 +44,12 @@ describe('configuration backup: a file written by the earlier collector restores
     expect(result.restored).to.deep.equal(['users', 'groups', 'permissions', 'shares', 'ssh']);
     expect(result.hostFailed).to.deep.equal([]);
     expect(result.skipped).to.deep.equal([]);
+    // No network part in the file: nothing awaits confirmation.
+    expect(summary.parts.map((p) => p.name)).to.not.include('network');
+    expect(result.networkChange).to.equal(null);
 
     admin = await box.signIn();
+    expect((await admin.api.systemNetwork.network()).pending).to.equal(null);
     const bob = (await admin.api.users.list()).find((u) => u.username === 'bob');
     expect(bob).to.deep.include({ smb: true, sftp: true });
     await box.signIn('bob', 'bob password 1');

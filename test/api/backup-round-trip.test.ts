@@ -44,6 +44,7 @@ async function stateOf(c: TestClient): Promise<Record<string, unknown>> {
       settings: { policy: st.settings.policy, dailyTime: st.settings.dailyTime, channel: st.settings.channel },
       catalogs: st.catalogs.map((k) => ({ id: k.id, name: k.name, url: k.url, builtIn: k.builtIn, enabled: k.enabled, readToken: k.readToken })),
     })),
+    network: (await c.api.systemNetwork.network()).configured,
   };
 }
 
@@ -162,6 +163,10 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     await api.store.updateCatalog({ params: { key: tokened.key }, body: { readToken: 'reader:secret-token' } });
     await api.store.addCatalog({ body: { url: 'ssh://git@127.0.0.1:9/owner/private.git' } });
     await api.store.settings({ body: { policy: 'automatic', dailyTime: '04:30', channel: 'beta' } });
+    // The network: a host name and name server of its own, kept (a development box applies nothing to this machine).
+    const network = (await api.systemNetwork.network()).configured;
+    const change = await api.systemNetwork.setNetwork({ body: { ...network, hostName: 'cellar-hall', nameServers: ['192.0.2.53'] } });
+    await api.systemNetwork.confirmNetwork({ params: { changeId: change.changeId } });
     file = Buffer.from(await (await api.backup.create({ body: { password: backupPassword } })).arrayBuffer());
   });
   after(async () => {
@@ -204,6 +209,8 @@ describe('configuration backup: the round trip of a filled box onto a fresh one'
     await b.close({ keepData: true });
     b = await startTestDaemon({ dataDir }, options(sshB));
     adminB = await b.signIn('admin', adminPassword);
+    // The network came back as a change awaiting confirmation, which the owner keeps.
+    await adminB.api.systemNetwork.confirmNetwork({ params: { changeId: result.networkChange?.changeId ?? '' } });
 
     expect(await stateOf(adminB)).to.deep.equal(await stateOf(adminA));
     const again = await readBackup(Buffer.from(await (await adminB.api.backup.create({ body: { password: backupPassword } })).arrayBuffer()), backupPassword);

@@ -84,12 +84,26 @@ describe('configuration backup, inspect and restore', function () {
     expect(summary.box.version).to.be.a('string').that.is.not.empty;
     expect(Date.parse(summary.createdAt)).to.equal(clock.now());
     const counts = Object.fromEntries(summary.parts.map((p) => [p.name, p.counts]));
-    expect(Object.keys(counts)).to.have.members(['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy', 'store']);
+    expect(Object.keys(counts)).to.have.members([
+      'users',
+      'groups',
+      'permissions',
+      'shares',
+      'storage',
+      'region',
+      'ssh',
+      'tls',
+      'apps',
+      'proxy',
+      'store',
+      'network',
+    ]);
     expect(counts.tls).to.have.keys(['authority', 'customCertificates', 'issuedCertificates']);
     expect(counts.users).to.include({ users: 3, administrators: 1 });
     expect(counts.groups).to.include({ groups: 1 });
     expect(counts.permissions?.grants).to.be.at.least(2);
     expect(counts.shares).to.include({ shares: 1, shareGrants: 1 });
+    expect(counts.network).to.have.keys(['interfaces', 'bonds', 'vlans', 'nameServers']);
     expect(summary.parts.every((p) => p.restorable)).to.equal(true);
     expect(summary.sharesWithoutDataset).to.deep.equal([]);
   });
@@ -145,7 +159,15 @@ describe('configuration backup, inspect and restore', function () {
     clock.at += 15 * 60_000 - 1000;
     const before = restarts;
     const result = await admin.api.backup.restore({ body: { backupId: second.backupId, parts: ['region'] } });
-    expect(result).to.deep.equal({ restored: ['region'], signedOut: false, sharesWithoutDataset: [], hostFailed: [], skipped: [], restarting: true });
+    expect(result).to.deep.equal({
+      restored: ['region'],
+      signedOut: false,
+      sharesWithoutDataset: [],
+      hostFailed: [],
+      skipped: [],
+      networkChange: null,
+      restarting: true,
+    });
     expect(restarts).to.equal(before + 1);
     // Restored once: the same backup id is gone.
     await expectProblem(admin.api.backup.restore({ body: { backupId: second.backupId, parts: ['region'] } }), 'backup.inspected.not_found', 404);

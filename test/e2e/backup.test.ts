@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import backupEn from '../../web/src/apps/control-panel/backup/i18n/en.json' with { type: 'json' };
+import networkEn from '../../web/src/apps/control-panel/network/i18n/en.json' with { type: 'json' };
 import type { Row } from '../../daemon/src/areas/backup-rows.ts';
 import { readBackup, writeBackup } from '../../shared/src/backup/backup-file.ts';
 import { fill } from '../helpers/app-packages.ts';
@@ -124,6 +125,45 @@ describe('e2e: backup and restore in the Control Panel', function () {
       .click();
     await panel.getByRole('status').filter({ hasText: backupEn['controlPanel.backup.restored'] }).waitFor();
     await panel.getByText(fill(backupEn['controlPanel.backup.skipped'], { names: example.name })).waitFor();
+    await context.close();
+  });
+
+  it('restores the network settings as a change to keep: the confirmation says so, and the answer shows its countdown with Keep', async () => {
+    const api = (await box.signIn()).api;
+    const password = 'a long backup passphrase';
+    // The backup holds one configuration; the box keeps another by the time it is restored (a development box applies neither).
+    const keep = async (hostName: string) => {
+      const configured = (await api.systemNetwork.network()).configured;
+      const change = await api.systemNetwork.setNetwork({ body: { ...configured, hostName } });
+      await api.systemNetwork.confirmNetwork({ params: { changeId: change.changeId } });
+    };
+    await keep('cellar-backed-up');
+    const file = Buffer.from(await (await api.backup.create({ body: { password } })).arrayBuffer());
+    await keep('cellar-later');
+
+    const { context, page: p, panel } = await openControlPanelSection(browser, box, 'backup');
+    await panel
+      .getByLabel(backupEn['controlPanel.backup.file'], { exact: true })
+      .setInputFiles({ name: 'box.cellarbackup', mimeType: 'application/octet-stream', buffer: file });
+    await panel.getByLabel(backupEn['controlPanel.backup.password'], { exact: true }).nth(1).fill(password);
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.inspect.submit'] }).click();
+    await panel.getByRole('checkbox', { name: new RegExp(backupEn['controlPanel.backup.part.network']) }).check();
+    await panel.getByText('1 name server', { exact: false }).first().waitFor();
+    await panel.getByRole('button', { name: backupEn['controlPanel.backup.restore.submit'] }).click();
+    const dialog = p.getByRole('dialog', { name: backupEn['controlPanel.backup.confirm.title'] });
+    await dialog.getByText(backupEn['controlPanel.backup.confirm.network']).waitFor();
+    await dialog.getByRole('button', { name: backupEn['controlPanel.backup.confirm.submit'] }).click();
+    await panel.getByText(backupEn['controlPanel.backup.networkPending']).waitFor();
+    const pending = panel.getByTestId('pending-change');
+    await pending.getByRole('timer').waitFor();
+    expect((await api.systemNetwork.network()).configured.hostName).to.equal('cellar-backed-up');
+    expect(await controlsPastViewport(p)).to.deep.equal([]);
+    await p.screenshot({ path: screenshotPath('control-panel-backup-network-pending') });
+    await pending.getByRole('button', { name: networkEn['controlPanel.network.confirm'] }).click();
+    await panel.getByRole('status').filter({ hasText: networkEn['controlPanel.network.confirmed'] }).waitFor();
+    const state = await api.systemNetwork.network();
+    expect(state.pending).to.equal(null);
+    expect(state.configured.hostName).to.equal('cellar-backed-up');
     await context.close();
   });
 });

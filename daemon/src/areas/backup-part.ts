@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { BackupCounts, BackupPartName, MissingDataset } from '../../../shared/src/api/backup/backup.ts';
+import type { PendingNetworkChange } from '../../../shared/src/api/network/network.ts';
 import type { Mode } from '../config/config.ts';
 import { boxDeployment } from '../host/file-services/box-deployment.ts';
 
@@ -26,8 +27,18 @@ export interface BackupPart<T = unknown> {
   inspect(data: unknown): Promise<{ data: T; counts: BackupCounts; skipped?: string[]; missingDatasets?: MissingDataset[] }>;
   /** Replaces the area's rows inside the one restore transaction; may name what it left out because this box lacks it. */
   restore(data: T, transaction: Transaction): Promise<void | { skipped: string[] }>;
-  /** Host effects once the transaction committed (accounts, Samba, files); absent where there are none. */
-  apply?(data: T): Promise<void>;
+  /**
+   * Host effects once the transaction committed (accounts, Samba, files); absent where there are
+   * none. The network part applies nothing directly: it answers the change it staged, which rolls
+   * itself back unless the owner confirms it.
+   */
+  apply?(data: T, context: RestoreContext): Promise<void | { networkChange: PendingNetworkChange }>;
+}
+
+/** Who restores, and where the request came in: a staged network change answers its addresses with the same scheme and port. */
+export interface RestoreContext {
+  userId: number;
+  connection: { localAddress: string | null; scheme: string; port: number };
 }
 
 /** How the parts' host effects run; DaemonOptions.backup overrides any of them (root system tests). */

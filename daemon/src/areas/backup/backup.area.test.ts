@@ -84,7 +84,11 @@ describe('backup area: the parts come from the areas', () => {
     const { file } = await backup.create(password, admin);
     const summary = await backup.inspect(admin, password, file.toString('base64'));
     expect(summary.parts.map((p) => p.name)).to.deep.equal(['users', 'groups', 'permissions', 'shares']);
-    const result = await backup.restore(admin, summary.backupId, ['shares', 'permissions', 'users', 'groups']);
+    const result = await backup.restore(admin, summary.backupId, ['shares', 'permissions', 'users', 'groups'], {
+      localAddress: null,
+      scheme: 'http',
+      port: 7484,
+    });
     expect(result.restored).to.deep.equal(['users', 'groups', 'permissions', 'shares']);
     expect(log).to.deep.equal(['rows users', 'rows groups', 'rows permissions', 'rows shares', 'host users', 'host groups', 'host permissions', 'host shares']);
   });

@@ -15,7 +15,7 @@ import type { Principal } from '../../core/principal.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { CommandError } from '../../host/command-runner.ts';
 import { assertPasswordPolicy } from '../identity/users/password-policy.ts';
-import type { BackupPart } from '../backup-part.ts';
+import type { BackupPart, RestoreContext } from '../backup-part.ts';
 import { InspectedStore, type InspectedBackup } from './inspected-store.ts';
 
 export interface BackupDeps {
@@ -87,18 +87,18 @@ export class BackupService {
    * Rows of every chosen part in one transaction, in the parts' order (collectParts: users before
    * what points at them); then host effects; then sessions end when users changed. The caller answers and then calls restart().
    */
-  async restore(caller: Principal, backupId: string, names: readonly BackupPartName[]): Promise<RestoreResult> {
+  async restore(caller: Principal, backupId: string, names: readonly BackupPartName[], connection: RestoreContext['connection']): Promise<RestoreResult> {
     const kept = this.inspected.get(backupId, caller.id);
     if (this.restoring) throw new ProblemError('backup.restore.running');
     this.restoring = true;
     try {
-      return await this.restoreKept(kept, backupId, names);
+      return await this.restoreKept(kept, backupId, names, { userId: caller.id, connection });
     } finally {
       this.restoring = false;
     }
   }
 
-  private async restoreKept(kept: InspectedBackup, backupId: string, names: readonly BackupPartName[]): Promise<RestoreResult> {
+  private async restoreKept(kept: InspectedBackup, backupId: string, names: readonly BackupPartName[], context: RestoreContext): Promise<RestoreResult> {
     const absent = names.filter((n) => !kept.parts.has(n));
     if (absent.length > 0) throw new ProblemError('backup.part.not_in_backup', { parts: absent });
     const chosen = this.deps.parts.filter((p) => names.includes(p.name));
@@ -113,8 +113,9 @@ export class BackupService {
     this.deps.logger.info('configuration restored', { logCode: 'backup.restored', component: 'backup', backupId, parts: chosen.map((p) => p.name) });
     // The rows are in: a failed host effect is reported, and the restart and sign-out still follow.
     const hostFailed: BackupPartName[] = [];
+    let networkChange: RestoreResult['networkChange'] = null;
     for (const part of chosen) {
-      await part.apply?.(kept.parts.get(part.name)).catch((err: unknown) => {
+      const applied = await part.apply?.(kept.parts.get(part.name), context).catch((err: unknown) => {
         hostFailed.push(part.name);
         const command =
           err instanceof CommandError
@@ -122,6 +123,7 @@ export class BackupService {
             : { error: err instanceof Error ? err.message : String(err) };
         this.deps.logger.error('restored part not applied on the host', { logCode: 'backup.partNotApplied', component: 'backup', part: part.name, ...command });
       });
+      if (applied) networkChange = applied.networkChange;
     }
     const signedOut = names.includes('users');
     if (signedOut) await this.deps.signOutEverybody();
@@ -131,6 +133,7 @@ export class BackupService {
       sharesWithoutDataset: names.includes('shares') ? kept.summary.sharesWithoutDataset : [],
       hostFailed,
       skipped,
+      networkChange,
       restarting: true,
     };
   }

@@ -10,6 +10,7 @@ import { tableRoutes } from '../../http/area-routes.ts';
 import { defineArea } from '../area.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
 import { NetworkHost } from '../../host/network/network-host.ts';
+import { networkBackupPart } from './network.backup.ts';
 import { networkHandlers } from './network.routes.ts';
 import { NetworkService } from './network.service.ts';
 import { networkTopic } from './network.topics.ts';
@@ -34,7 +35,7 @@ export interface NetworkAreaDeps {
 // While someone watches the topic, link and address changes made outside the daemon (a cable, a DHCP lease) are found by this poll.
 const watchIntervalMs = 2000;
 
-/** System, Network: the five operations, the topic, and a change awaiting confirmation recovered before the daemon serves. */
+/** System, Network: the five operations, the topic, the backup part, and a change awaiting confirmation recovered before the daemon serves. */
 export async function createNetworkArea(deps: NetworkAreaDeps) {
   const { mode, logger, options = {} } = deps;
   const box = mode === 'box';
@@ -72,6 +73,7 @@ export async function createNetworkArea(deps: NetworkAreaDeps) {
     name: 'network',
     topics: [networkTopic(service)],
     routes: [tableRoutes(api.systemNetwork, networkHandlers(service))],
+    backupPart: networkBackupPart({ network: service }),
     service,
     close(): void {
       clearInterval(poll);

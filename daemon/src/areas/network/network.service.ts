@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { NetworkCheck, NetworkConfig, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/network/network.ts';
+import type { NetworkCheck, NetworkConfig, NetworkLink, NetworkState, PendingNetworkChange } from '../../../../shared/src/api/network/network.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -18,6 +18,8 @@ interface PendingRecord {
   createdAt: number;
   deadline: number;
   config: NetworkConfig;
+  /** The configuration before the change (what stays if it rolls back); absent in a record of an earlier version. */
+  previous?: NetworkConfig;
   addresses: string[];
   urls: string[];
   userId: number;
@@ -221,10 +223,46 @@ export class NetworkService {
 
   /** One change at a time: between the check for a pending change and its record the host is read, and a second request must not pass too. */
   apply(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
-    return this.serial.run(() => this.applyNow(raw, connection, userId));
+    return this.serial.run(() => this.applyNow(raw, connection, userId, true));
   }
 
-  private async applyNow(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+  /**
+   * A restored configuration as a change awaiting confirmation, as if applied by hand. It gives no
+   * follow token: a restore may give the caller's user id to another user.
+   */
+  stage(raw: NetworkConfig, connection: Connection, userId: number): Promise<PendingNetworkChange> {
+    return this.serial.run(() => this.applyNow(raw, connection, userId, false));
+  }
+
+  /** The configuration the box keeps: during a change awaiting confirmation the one before it, never the unconfirmed one. */
+  confirmed(): Promise<NetworkConfig> {
+    return this.serial.run(async () => {
+      await this.settleReadable();
+      const record = this.pendingRecord();
+      // Kept on the host, only its record late: that one is confirmed.
+      if (record && this.deps.host.kept(this.snap(record.changeId))) return record.config;
+      if (record?.previous) return record.previous;
+      const live = await this.deps.host.read();
+      return this.kept() ?? configFromLive(live.links, live.hostName, live.nameServers);
+    });
+  }
+
+  /** The id of the change awaiting confirmation, or null. */
+  pendingChange(): Promise<string | null> {
+    return this.serial.run(async () => {
+      await this.settleReadable();
+      const record = this.pendingRecord();
+      // As the state shows it: a change kept on the host whose record is late no longer awaits confirmation.
+      return record && !this.deps.host.kept(this.snap(record.changeId)) ? record.changeId : null;
+    });
+  }
+
+  /** The box's links now, as the rules read them. */
+  async links(): Promise<NetworkLink[]> {
+    return (await this.deps.host.read()).links;
+  }
+
+  private async applyNow(raw: NetworkConfig, connection: Connection, userId: number, follow: boolean): Promise<PendingNetworkChange> {
     await this.settleExpired();
     const current = this.pendingRecord();
     if (current) throw new ProblemError('network.change.pending', { changeId: current.changeId });
@@ -238,6 +276,7 @@ export class NetworkService {
       createdAt: now,
       deadline: now + confirmWindowMs,
       config,
+      previous: this.configured(live),
       addresses,
       urls: addresses.map((a) => `${connection.scheme}://${a.includes(':') ? `[${a}]` : a}:${connection.port}/`),
       userId,
@@ -263,7 +302,7 @@ export class NetworkService {
       userId,
     });
     this.deps.changed();
-    return this.answer(pending, followToken);
+    return this.answer(pending, follow ? followToken : null);
   }
 
   private awaiting(changeId: string): PendingRecord {

@@ -1,11 +1,12 @@
 import Joi from 'joi';
 import { isoTime } from '../common.ts';
+import { pendingNetworkChange, type PendingNetworkChange } from '../network/network.ts';
 import { defineRoute } from '../route.ts';
 
 /** Configuration backup (spec 4.14): one file encrypted with a password, inspected, then restored part by part. */
 
 /** Part names a box of this version writes and restores, in restore order (docs/backup-format.md). */
-export const backupPartNames = ['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy', 'store'] as const;
+export const backupPartNames = ['users', 'groups', 'permissions', 'shares', 'storage', 'region', 'ssh', 'tls', 'apps', 'proxy', 'store', 'network'] as const;
 export type BackupPartName = (typeof backupPartNames)[number];
 
 /** An inspected backup is kept this long, for the administrator who inspected it only. */
@@ -47,6 +48,10 @@ export const backupCountKinds = [
   'redirects',
   'streams',
   'catalogs',
+  'interfaces',
+  'bonds',
+  'vlans',
+  'nameServers',
 ] as const;
 export type BackupCountKind = (typeof backupCountKinds)[number];
 export type BackupCounts = Partial<Record<BackupCountKind, number>>;
@@ -98,6 +103,12 @@ export interface RestoreResult {
   hostFailed: BackupPartName[];
   /** What a restored part left out because this box lacks it (apps not installed here, by name); only parts that left something out. */
   skipped: SkippedByPart[];
+  /**
+   * The restored network configuration, applied as a change that rolls back at its deadline unless
+   * confirmed (POST /api/system/network/changes/{changeId}/confirm); null when the network part was
+   * not restored or the box has that configuration already. It gives no follow token.
+   */
+  networkChange: PendingNetworkChange | null;
   /** The daemon restarts right after this answer; pages reconnect. */
   restarting: true;
 }
@@ -145,6 +156,13 @@ const fileErrors = [
   'proxy.port.taken',
   'store.catalog.url_refused',
   'store.catalog.exists',
+  'network.hostname.invalid',
+  'network.subnet.overlap',
+  'network.gateway.outside_subnet',
+  'network.vlan.parent_missing',
+  'network.interface.locked',
+  'network.interface.duplicate',
+  'network.bond.member_invalid',
   'host.tool.missing',
 ] as const;
 
@@ -156,7 +174,7 @@ export const backupRoutes = {
     access: 'admin',
     summary: "Downloads the box's configuration as one file encrypted with the password; files on pools are excluded",
     description:
-      'Users (password hashes, second factors, uids), groups, grants, shares with their file services settings, storage schedules, regional settings, SSH host keys, the apps’ settings, the reverse proxy’s hosts, redirects and streams, and the Store’s settings and catalogs. The password follows the password rules of users. Format: docs/backup-format.md.',
+      'Users (password hashes, second factors, uids), groups, grants, shares with their file services settings, storage schedules, regional settings, SSH host keys, the apps’ settings, the reverse proxy’s hosts, redirects and streams, the Store’s settings and catalogs, and the confirmed network configuration (host name, name servers, cards, bonds, VLANs; never a change awaiting confirmation). The password follows the password rules of users. Format: docs/backup-format.md.',
     body: Joi.object<CreateBackupRequest, true>({ password: password().required() }).id('CreateBackupRequest'),
     status: 200,
     response: { raw: true, contentType: 'application/octet-stream' },
@@ -184,7 +202,7 @@ export const backupRoutes = {
     access: 'admin',
     summary: 'Replaces the chosen parts of an inspected backup, then restarts the daemon; restoring users signs everybody out',
     description:
-      'Rows of the chosen parts are replaced in one database transaction; then host effects are applied again (system accounts with their uids and password hashes, Samba passwords, file services, SSH host keys). The answer names shares whose dataset this box does not have, and parts whose host effects failed (their rows stay restored; the log names the command).',
+      'Rows of the chosen parts are replaced in one database transaction; then host effects are applied again (system accounts with their uids and password hashes, Samba passwords, file services, SSH host keys). The network configuration is never applied directly: it becomes a change awaiting confirmation that rolls itself back after 60 seconds unless confirmed (networkChange), and a restore while another network change awaits confirmation is refused. An interface of the backup that this box does not have is left out and named in skipped. The answer names shares whose dataset this box does not have, and parts whose host effects failed (their rows stay restored; the log names the command).',
     body: Joi.object<RestoreBackupRequest, true>({
       backupId: Joi.string()
         .pattern(/^[0-9a-f]{32}$/, 'backup id')
@@ -215,8 +233,9 @@ export const backupRoutes = {
           }).id('SkippedByPart'),
         )
         .required(),
+      networkChange: pendingNetworkChange.allow(null).required(),
       restarting: Joi.boolean().valid(true).required(),
     }).id('RestoreResult'),
-    errors: ['backup.inspected.not_found', 'backup.part.not_in_backup', 'backup.part.invalid', 'backup.restore.running'],
+    errors: ['backup.inspected.not_found', 'backup.part.not_in_backup', 'backup.part.invalid', 'backup.restore.running', 'network.change.pending'],
   }),
 };
