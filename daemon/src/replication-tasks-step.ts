@@ -41,7 +41,11 @@ export class ReplicationTasksStep {
   /** The snapshot schedules took new snapshots of these datasets. */
   readonly snapshotsTaken = (datasets: string[]): void => {
     this.parts?.tasks.snapshotsTaken(datasets).catch((err: unknown) => {
-      this.logger?.warn('replication tasks not started after snapshots', { component: 'replication', error: err instanceof Error ? err.message : String(err) });
+      this.logger?.warn('replication tasks not started after snapshots', {
+        logCode: 'replication.notStartedAfterSnapshots',
+        component: 'replication',
+        error: err instanceof Error ? err.message : String(err),
+      });
     });
   };
 

@@ -93,8 +93,7 @@ const fields = {
   enabled: Joi.boolean(),
 };
 
-const required = <T extends Record<string, Joi.Schema>>(f: T) =>
-  Object.fromEntries(Object.entries(f).map(([k, s]) => [k, s.required()])) as T;
+const required = <T extends Record<string, Joi.Schema>>(f: T) => Object.fromEntries(Object.entries(f).map(([k, s]) => [k, s.required()])) as T;
 
 export const replicationTaskInput = Joi.object<ReplicationTaskInput, true>(required(fields)).id('ReplicationTaskInput');
 export const replicationTaskUpdate = Joi.object<ReplicationTaskUpdate, true>(fields).min(1).id('ReplicationTaskUpdate');

@@ -184,7 +184,12 @@ export class TasksService {
     } catch (err) {
       // A run still going is the usual case of a slow link: this turn is skipped, not piled up.
       if (!(err instanceof ProblemError && err.code === 'replication.task.running')) throw err;
-      this.deps.logger.info('replication run skipped: the last one still runs', { logCode: 'replication.runSkipped', component: 'replication', taskId: row.id, why });
+      this.deps.logger.info('replication run skipped: the last one still runs', {
+        logCode: 'replication.runSkipped',
+        component: 'replication',
+        taskId: row.id,
+        why,
+      });
     }
   }
 
