@@ -108,7 +108,8 @@ export class TasksService {
     const pending = await this.pendingRun(taskId);
     if (pending) throw new ProblemError('replication.task.running', { taskId, jobId: pending.id });
     const job = await this.deps.enqueue({ taskId }, userId);
-    await this.deps.models.runs.findOrCreate({ where: { jobId: job.id }, defaults: { jobId: job.id, taskId, bytes: 0, snapshot: null } });
+    // INSERT OR IGNORE: a quick run may already have written what it brought.
+    await this.deps.models.runs.bulkCreate([{ jobId: job.id, taskId, bytes: 0, snapshot: null }], { ignoreDuplicates: true });
     return job;
   }
 
