@@ -224,4 +224,12 @@ describe('replication task runs with zfs send | zfs receive between two zfs-fuse
     expect(runs[0]!.snapshot).to.match(new RegExp(`^${docs}@service-hourly-`));
     expect(sha(inReplica('c.txt'))).to.equal(sha(path.join(files, 'c.txt')));
   });
+
+  it("releases the task's hold when the task is deleted, so the schedules may prune that snapshot again; the replica stays", async () => {
+    const held = names(docs).filter((s) => zfsGet('userrefs', s) !== '0');
+    expect(held).to.have.length(1);
+    await admin.api.replicationTasks.delete({ params: { taskId } });
+    expect(names(docs).map((s) => zfsGet('userrefs', s))).to.not.include('1');
+    expect(names(replica)).to.have.length(2);
+  });
 });

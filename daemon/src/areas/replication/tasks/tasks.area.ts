@@ -55,6 +55,9 @@ export function replicationTaskParts(deps: ReplicationTaskDeps) {
     enqueue: (params, userId) => deps.jobs.enqueue(replicationRunJob, params, userId),
     job: (jobId) => deps.jobs.get(jobId, { id: 0, admin: true }).catch(() => null),
     publish: (event) => publish(event.type, event.data),
+    deleted: async (taskId, datasets) => {
+      for (const dataset of datasets) for (const snap of await deps.source.list(dataset)) await deps.source.release(taskId, snap.name);
+    },
   });
   // Progress on the task topic at most once a second per run; the job's own topic carries every step.
   const lastProgress = new Map<number, number>();

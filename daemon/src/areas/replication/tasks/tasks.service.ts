@@ -44,6 +44,8 @@ export interface TasksDeps {
   enqueue(params: { taskId: number }, userId: number | null): Promise<Job>;
   job(jobId: number): Promise<Job | null>;
   publish(event: ReplicationTasksEvent): void;
+  /** A task was deleted: the holds it kept on its datasets' snapshots go, so the schedules can prune them again. */
+  deleted(taskId: number, datasets: string[]): Promise<void>;
 }
 
 /** Where a source dataset lands below the pairing's parent: the task's suffix, then the dataset's full name (pools differ). */
@@ -98,6 +100,7 @@ export class TasksService {
   async delete(taskId: number): Promise<void> {
     const row = await this.row(taskId);
     await row.destroy();
+    await this.deps.deleted(taskId, parse<string[]>(row.datasets));
     this.deps.logger.info('replication task deleted', { logCode: 'replication.taskDeleted', component: 'replication', taskId, name: row.name });
     await this.changed();
   }
