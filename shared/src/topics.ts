@@ -108,8 +108,7 @@ export type ProxyEvent = { type: 'changed'; data: ProxySettings };
 
 /** Replication tasks as GET /api/storage/replication/tasks answers them after every change, and the bytes of running runs; administrators only. */
 export type ReplicationTasksEvent =
-  | { type: 'changed'; data: ReplicationTask[] }
-  | { type: 'progress'; data: { taskId: number; jobId: number; bytes: number; total: number } };
+  { type: 'changed'; data: ReplicationTask[] } | { type: 'progress'; data: { taskId: number; jobId: number; bytes: number; total: number } };
 
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),

@@ -196,7 +196,10 @@ describe('replication task runs with zfs send | zfs receive between two zfs-fuse
     expect(job.error).to.include({ code: 'replication.run.no_common_snapshot' });
     expect(job.error?.params).to.deep.equal({ dataset: photos, target: foreign });
     expect(names(foreign)).to.deep.equal([`${foreign}@by-hand`]);
-    expect((await admin.api.replicationTasks.runs({ params: { taskId: other.id } }))[0]).to.include({ state: 'failed', errorCode: 'replication.run.no_common_snapshot' });
+    expect((await admin.api.replicationTasks.runs({ params: { taskId: other.id } }))[0]).to.include({
+      state: 'failed',
+      errorCode: 'replication.run.no_common_snapshot',
+    });
     await admin.api.replicationTasks.delete({ params: { taskId: other.id } });
   });
 
