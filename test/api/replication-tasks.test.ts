@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ReplicationTaskInput } from '../../shared/src/api/replication/tasks.ts';
 import { expectProblem, startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { connectSocket } from '../helpers/socket.ts';
 import { insertUser } from '../helpers/users.ts';
 import { createPool, loopStorage } from '../helpers/zfs-pools.ts';
 import { ensureZfsFuse, LoopDisks, sh, waitJob } from '../system/zfs-fixture.ts';
@@ -161,6 +162,25 @@ describe('replication tasks API', function () {
     for (const id of [first.id, second.id]) await admin.api.replicationTasks.delete({ params: { taskId: id } });
   });
 
+  it('publishes the task list on replication/tasks after each change, to administrators only', async () => {
+    const socket = await connectSocket(box.url, admin);
+    try {
+      expect(await socket.subscribe('replication/tasks')).to.deep.equal({ ok: true, snapshot: [] });
+      const created = admin.api.replicationTasks.create({ body: task() });
+      const added = await socket.nextEvent('replication/tasks');
+      const made = await created;
+      expect(added).to.deep.equal({ topic: 'replication/tasks', type: 'changed', data: [made] });
+      const changing = socket.nextEvent('replication/tasks');
+      const changed = await admin.api.replicationTasks.update({ params: { taskId: made.id }, body: { enabled: false } });
+      expect((await changing).data).to.deep.equal([changed]);
+      const deleting = socket.nextEvent('replication/tasks');
+      await admin.api.replicationTasks.delete({ params: { taskId: made.id } });
+      expect((await deleting).data).to.deep.equal([]);
+    } finally {
+      socket.close();
+    }
+  });
+
   it('refuses bad bodies and keeps tasks to administrators', async () => {
     for (const bad of [
       { ...task(), datasets: [] },
@@ -176,5 +196,12 @@ describe('replication tasks API', function () {
     await expectProblem(paula.api.replicationTasks.list(), 'auth.permission.denied', 403);
     await expectProblem(paula.api.replicationTasks.create({ body: task() }), 'auth.permission.denied', 403);
     await expectProblem(box.client().api.replicationTasks.list(), 'auth.session.required', 401);
+    const socket = await connectSocket(box.url, paula);
+    try {
+      const ack = await socket.subscribe('replication/tasks');
+      expect(ack.ok === false && ack.problem.code).to.equal('auth.permission.denied');
+    } finally {
+      socket.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { createLogger } from '../../daemon/src/core/logger.ts';
 import { CommandRunner } from '../../daemon/src/host/command-runner.ts';
 import { ReplicationSnapshots } from '../../daemon/src/host/zfs-replication/source-snapshots.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
+import { connectSocket } from '../helpers/socket.ts';
 import { createPool, loopStorage } from '../helpers/zfs-pools.ts';
 import { ensureZfsFuse, LoopDisks, sh, waitJob, zfsGet } from './zfs-fixture.ts';
 
@@ -130,7 +131,13 @@ describe('replication task runs with zfs send | zfs receive between two zfs-fuse
     writeFileSync(path.join(files, 'a.txt'), 'first version of a');
     const first = await snapshot(docs);
     taskId = (await admin.api.replicationTasks.create({ body: task({}) })).id;
-    const job = await runTask(taskId);
+    const socket = await connectSocket(box.url, admin);
+    await socket.subscribe('replication/tasks');
+    const job = await runTask(taskId).finally(() => socket.close());
+    // The bytes of the running run on the task topic, beside the job's own topic.
+    const progress = socket.events.filter((e) => e.type === 'progress');
+    expect(progress.length).to.be.above(0);
+    expect(progress[0]!.data).to.deep.include({ taskId, jobId: job.id });
     expect(job.state, JSON.stringify(job.error)).to.equal('succeeded');
     expect(sends).to.have.length(1);
     expect(sends[0]).to.include({ dataset: docs, snapshot: first, base: null, suffix: `office/${docs}`, replicateProperties: true, bandwidthLimit: null });

@@ -63,7 +63,7 @@ export function replicationTaskParts(deps: ReplicationTaskDeps) {
   const lastProgress = new Map<number, number>();
   const progress = (taskId: number, jobId: number, bytes: number, total: number) => {
     const now = deps.clock.now();
-    if (now - (lastProgress.get(jobId) ?? 0) < progressEveryMs && bytes < total) return;
+    if (now - (lastProgress.get(jobId) ?? 0) < progressEveryMs) return;
     lastProgress.set(jobId, now);
     publish('progress', { taskId, jobId, bytes, total });
   };
