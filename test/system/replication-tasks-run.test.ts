@@ -235,6 +235,21 @@ describe('replication task runs with zfs send | zfs receive between two zfs-fuse
     expect(sha(inReplica('c.txt'))).to.equal(sha(path.join(files, 'c.txt')));
   });
 
+  it('runs a task with its own times once its time has come, and plans the next period', async () => {
+    const hourly = await admin.api.replicationTasks.update({ params: { taskId }, body: { schedule: { kind: 'every', period: 'hourly' } } });
+    const due = Date.parse(hourly.nextRunAt!);
+    expect(due).to.be.above(Date.now() + offset);
+    const before = (await admin.api.replicationTasks.runs({ params: { taskId } })).length;
+    await box.daemon.scheduler.runNow('replication.tasks');
+    expect((await admin.api.replicationTasks.runs({ params: { taskId } })).length, 'not due yet').to.equal(before);
+    offset += due - (Date.now() + offset) + 1000;
+    await box.daemon.scheduler.runNow('replication.tasks');
+    const runs = await admin.api.replicationTasks.runs({ params: { taskId } });
+    expect(runs.length).to.equal(before + 1);
+    expect((await waitJob(admin, await admin.api.jobs.get({ params: { id: runs[0]!.jobId } }))).state).to.equal('succeeded');
+    expect((await admin.api.replicationTasks.get({ params: { taskId } })).nextRunAt).to.equal(new Date(due + 3_600_000).toISOString());
+  });
+
   it("releases the task's hold when the task is deleted, so the schedules may prune that snapshot again; the replica stays", async () => {
     const held = names(docs).filter((s) => zfsGet('userrefs', s) !== '0');
     expect(held).to.have.length(1);
