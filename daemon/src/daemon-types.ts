@@ -88,4 +88,6 @@ export interface DaemonOptions {
   announceSetupCode?: (line: string) => void;
   /** Installer seams: host effects, loop devices as targets, the mDNS interface, the claim's lifetime, the registry to test. */
   installer?: InstallerAreaOptions;
+  /** Replication tasks' seams: the pairing lookup and the send engine (tests: a test pairing and a local send). */
+  replication?: import('./replication-tasks-step.ts').ReplicationSeams;
 }

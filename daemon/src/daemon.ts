@@ -53,6 +53,7 @@ import { product } from './core/product.ts';
 import { createTlsArea, type TlsArea } from './areas/tls/tls.area.ts';
 import { createProxyArea } from './areas/proxy/proxy.area.ts';
 import { createReplicationArea } from './areas/replication/replication.area.ts';
+import { ReplicationTasksStep } from './replication-tasks-step.ts';
 import { createStoreArea } from './areas/store/store.area.ts';
 import { createUpdatesArea } from './areas/updates/updates.area.ts';
 
@@ -97,6 +98,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let firstRun: FirstRunSetup | null = null;
   // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
   let tlsArea: TlsArea | null = null;
+  const replicationTasks = new ReplicationTasksStep(options.replication);
   const clock = options.clock ?? systemClock;
   // How the areas' backup parts reach the host (accounts, Samba, SSH host keys, zfs) when restored.
   const backupHost = backupHostOptions(config.mode, options.backup);
@@ -263,6 +265,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     ...storageShareLinks(sharesArea.shares, (shareId, paths) => void fileServices?.entriesArrived(shareId, paths)),
     dataDir: config.dataDir,
     zone: () => systemArea.time.zone(),
+    snapshotsTaken: replicationTasks.snapshotsTaken,
   });
   storageArea = storage;
   // On a box (or with real storage) the archive goes to a pool; a development daemon writes none on the host's pools.
@@ -344,6 +347,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     apps,
     store,
     createReplicationArea({ clock }),
+    replicationTasks.area({ db, clock, logger, jobs, scheduler, topics, storage, apps, shares: sharesArea.shares, zone: () => systemArea.time.zone() }),
     serverStep,
     proxy,
     { name: 'scheduler', start: () => scheduler.start(), close: () => scheduler.stop() },

@@ -28,6 +28,7 @@ const flatOrder: (keyof typeof api)[] = [
   'storage',
   'homes',
   'fileVersions',
+  'replicationTasks',
   'thumbnails',
   'fileOperations',
   'trash',

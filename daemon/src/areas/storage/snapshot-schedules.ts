@@ -19,6 +19,8 @@ export interface SnapshotSchedulesDeps {
   logger: Logger;
   /** The box's time zone: periods start at its midnights. */
   zone?: () => string;
+  /** Told once per pass with the datasets that got a new snapshot (replication tasks that follow the schedules run then). */
+  snapshotsTaken?: (datasets: string[]) => void;
 }
 
 /** Per-dataset schedules: one snapshot per period of the box's zone, pruning only their own beyond keep. */
@@ -44,10 +46,11 @@ export class SnapshotSchedules {
   /** One pass of every enabled schedule: take the period's snapshot when missing, then prune. */
   async runDue(signal?: AbortSignal): Promise<void> {
     const rows = await this.deps.models.snapshotSchedules.findAll({ where: { enabled: true } });
+    const taken = new Set<string>();
     for (const row of rows) {
       signal?.throwIfAborted();
       try {
-        await this.runOne(row.dataset, row.kind, row.keep);
+        if (await this.runOne(row.dataset, row.kind, row.keep)) taken.add(row.dataset);
       } catch (err) {
         this.deps.logger.warn('snapshot schedule failed', {
           logCode: 'storage.snapshotScheduleFailed',
@@ -58,14 +61,17 @@ export class SnapshotSchedules {
         });
       }
     }
+    if (taken.size > 0) this.deps.snapshotsTaken?.([...taken]);
   }
 
-  private async runOne(dataset: string, kind: SnapshotKind, keep: number): Promise<void> {
+  /** Answers whether it took a snapshot. */
+  private async runOne(dataset: string, kind: SnapshotKind, keep: number): Promise<boolean> {
     const now = this.deps.clock.now();
     const at = periodStart(kind, now, this.deps.zone?.());
     const objects = (await this.deps.zfs.objects(dataset, 1)).filter((o) => o.name.startsWith(`${dataset}@`));
     const name = serviceSnapshotName(kind, at);
-    if (!objects.some((o) => o.name === `${dataset}@${name}`)) {
+    const missing = !objects.some((o) => o.name === `${dataset}@${name}`);
+    if (missing) {
       const taken = await this.deps.snapshots.take(dataset, kind, at);
       objects.push({
         name: `${dataset}@${taken.name}`,
@@ -91,5 +97,6 @@ export class SnapshotSchedules {
         });
       else this.deps.logger.info('snapshot pruned', { logCode: 'storage.snapshotPruned', component: 'storage', snapshot: `${dataset}@${doomed}` });
     }
+    return missing;
   }
 }

@@ -80,6 +80,8 @@ export interface StorageAreaDeps {
   options: StorageOptions;
   /** The box's time zone (System, Time): daily times of schedules and snapshots follow it. */
   zone?: () => string;
+  /** Told after a pass of the snapshot schedules with the datasets that got a new snapshot (replication tasks). */
+  snapshotsTaken?: (datasets: string[]) => void;
 }
 
 const periodicMs = 60_000;
@@ -96,7 +98,7 @@ export function createStorageArea(deps: StorageAreaDeps) {
   const models = initStorageModels(deps.db);
   const pools = new PoolsService({ zfs, clock, publisher: deps.topics, importDirs: options.importDirs, scrubPollMs: options.scrubPollMs });
   const snapshots = new SnapshotsService({ zfs, clock });
-  const snapshotSchedules = new SnapshotSchedules({ models, snapshots, zfs, clock, logger, zone: deps.zone });
+  const snapshotSchedules = new SnapshotSchedules({ models, snapshots, zfs, clock, logger, zone: deps.zone, snapshotsTaken: deps.snapshotsTaken });
   const alerts = new AlertsService({ models, clock, publish: (t, type, data) => deps.topics.publish(t, type, data) });
   const candidatePaths = async () => (await guard.facts()).map((f) => f.device.path);
   const refresh = async () => {
@@ -156,6 +158,8 @@ export function createStorageArea(deps: StorageAreaDeps) {
   }
 
   const parts = {
+    /** Whether ZFS changes run for real (see StorageOptions.apply). */
+    applies: options.apply,
     zfs,
     pools,
     plans,
