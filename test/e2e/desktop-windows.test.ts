@@ -221,6 +221,23 @@ describe('e2e: desktop windows', function () {
         .click();
       await p.locator(`[role="dialog"][data-app="${appCenter}"]`).waitFor();
       expect(await settings.isVisible()).to.equal(false);
+
+      // Turned to a desktop's width: the windows opened on the phone get places of their own in the
+      // cascade at their apps' sizes, not the phone's full-screen rect at the top left corner.
+      await p.setViewportSize({ width: 1366, height: 820 });
+      await settings.waitFor();
+      const placed = await eventually(
+        () => Promise.all([styleRect(p.locator(`[role="dialog"][data-app="${appCenter}"]`)), styleRect(settings)]),
+        (rects) => rects.every((r) => r.width > 390),
+        'desktop places for the phone windows',
+      );
+      const desk = await p.locator('main.workspace').boundingBox();
+      for (const r of placed) {
+        expect(r.x === 0 && r.y === 0, `${JSON.stringify(r)} at the corner`).to.equal(false);
+        expect(r.x + r.width).to.be.at.most(desk?.width ?? 0);
+        expect(r.y + r.height).to.be.at.most(desk?.height ?? 0);
+      }
+      expect(`${placed[0]!.x},${placed[0]!.y}`).to.not.equal(`${placed[1]!.x},${placed[1]!.y}`);
     } finally {
       await phone.context.close();
     }
