@@ -84,6 +84,8 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(list({ level: ['fatal'] } as never), 'request.query.invalid', 400);
       await expectProblem(list({ from: 'yesterday' }), 'request.query.invalid', 400);
       await expectProblem(list({ source: ['../etc'] }), 'request.query.invalid', 400);
+      await expectProblem(list({ search: 'x', codeWords: ['auth.signedIn'] }), 'request.query.invalid', 400);
+      await expectProblem(list({ search: 'x', codeWords: ['0:auth signedIn'] }), 'request.query.invalid', 400);
       await expectProblem(list({ cursor: 'forged' }), 'logs.cursor.invalid', 400);
       await expectProblem(admin.api.logs.export({ query: { format: 'xml' } as never }), 'request.query.invalid', 400);
       await expectProblem(
@@ -191,6 +193,19 @@ describe('logs: search, app batches, sources, live tail', () => {
       expect(coded).to.include({ code: 'test.coded', message: 'test coded entry' });
       expect(coded?.params).to.deep.equal({ share: 'Family' });
       expect(coded?.fields).to.deep.equal({ component: 'test', share: 'Family', password: '[redacted]', nested: { a: 1 } });
+    });
+
+    it("matches a search word against a code's text in the reader's language when the web names the code (codeWords)", async () => {
+      // carol's sign-in reads "carol hat sich angemeldet" in German; the box keeps "signed in".
+      expect((await list({ search: 'carol angemeldet' })).items).to.deep.equal([]);
+      const found = (await list({ search: 'carol angemeldet', codeWords: ['1:auth.signedIn'] })).items;
+      expect(found.map((e) => [e.code, e.params.username])).to.deep.equal([['auth.signedIn', 'carol']]);
+      // Every word must still match: the name is not admin's, and a code for the wrong word finds nothing.
+      expect((await list({ search: 'admin angemeldet', codeWords: ['1:auth.signedIn'] })).items.map((e) => e.params.username)).to.not.include('carol');
+      expect((await list({ search: 'carol angemeldet', codeWords: ['0:auth.signedIn'] })).items).to.deep.equal([]);
+      // The histogram counts the same entries.
+      const counts = await admin.api.logs.histogram({ query: { search: 'carol angemeldet', codeWords: ['1:auth.signedIn'], buckets: 1 } });
+      expect(counts.buckets[0]?.counts.info).to.equal(1);
     });
 
     it('answers entries written without a code (foreign sources, apps) with code null and no params', async () => {

@@ -188,6 +188,26 @@ describe('e2e: the Logs app', function () {
       await page.getByRole('button', { name: de['logs.settings.open'] }).click();
       await page.getByRole('dialog', { name: de['logs.settings.title'] }).getByText(de['logs.settings.used']).waitFor();
       await page.screenshot({ path: screenshotPath('logs-settings-de') });
+      await page.keyboard.press('Escape');
+
+      // The search finds what the German reader sees ("admin hat sich angemeldet"), though the box
+      // keeps the English text ("signed in"); English words still find it too.
+      const search = page.getByLabel(de['logs.filter.search']);
+      for (const words of ['admin angemeldet', 'admin signed']) {
+        await search.fill(words);
+        await search.press('Enter');
+        const shown = page.getByRole('listbox', { name: de['logs.list.label'] }).getByRole('option');
+        await shown.filter({ hasText: 'admin hat sich angemeldet' }).first().waitFor();
+        const texts = (await shown.allTextContents()).map((s) => s.replace(/\s+/g, ' '));
+        expect(
+          texts.every((t) => t.includes('admin hat sich angemeldet')),
+          JSON.stringify(texts),
+        ).to.equal(true);
+      }
+      await search.fill('carol angemeldet');
+      await search.press('Enter');
+      await page.getByRole('status').filter({ hasText: de['logs.list.empty'] }).waitFor();
+      await page.screenshot({ path: screenshotPath('logs-search-de') });
     } finally {
       await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
     }

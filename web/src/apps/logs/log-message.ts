@@ -1,3 +1,4 @@
+import { codeWordsMax, phraseIn, searchTerms, textTokens } from '../../../../shared/src/api/logs/log-search.ts';
 import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
 import type { Language } from '../../../../shared/src/api/system/system.ts';
 import { dictionaries, format, type MessageKey } from '../../lib/i18n/messages.ts';
@@ -25,4 +26,24 @@ export function logMessageText(language: Language, entry: Pick<LogEntry, 'code' 
   const params = Object.fromEntries(Object.entries(entry.params).map(([name, value]) => [name, paramText(language, name, value)]));
   const text = format(language, key as MessageKey, params);
   return unfilled.test(text) ? entry.message : text;
+}
+
+const codePrefix = logMessageKey('');
+
+/** Each message code's words in a language: its text without the params' places (`{username}`). */
+function codeTexts(language: Language): [string, string[]][] {
+  return Object.keys(dictionaries.en)
+    .filter((key) => key.startsWith(codePrefix))
+    .map((key) => [key.slice(codePrefix.length), textTokens(format(language, key as MessageKey).replace(/\{\w+\}/g, ' '))]);
+}
+
+/**
+ * The search's `codeWords`: for each word of the search, the codes whose text holds it in the
+ * reader's language or in English, so `angemeldet` finds the entries shown as "admin hat sich
+ * angemeldet" though the box keeps "admin signed in". The box numbers the words alike (searchTerms).
+ */
+export function codeWords(language: Language, search: string): string[] {
+  const texts = language === 'en' ? codeTexts('en') : [...codeTexts(language), ...codeTexts('en')];
+  const found = searchTerms(search).flatMap((term, i) => [...new Set(texts.filter(([, words]) => phraseIn(words, term)).map(([code]) => `${i}:${code}`))]);
+  return found.slice(0, codeWordsMax);
 }
