@@ -208,6 +208,21 @@ describe('logs: search, app batches, sources, live tail', () => {
       expect(counts.buckets[0]?.counts.info).to.equal(1);
     });
 
+    it("gives every entry of a job its task's title, so the Logs app names what the job does", async () => {
+      const title = { code: 'files.copy', params: { count: 2, target: 'Family' } };
+      box.daemon.jobs.register('test.titled', { title: () => title, run: () => Promise.resolve(null) });
+      const job = await box.daemon.jobs.enqueue('test.titled', {}, admin.user!.id);
+      const ofJob = async () => (await list({ search: String(job.id), source: ['daemon'] })).items.filter((e) => e.params.jobId === job.id);
+      const deadline = Date.now() + 10_000;
+      let entries = await ofJob();
+      while (!entries.some((e) => e.code === 'jobs.finished') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        entries = await ofJob();
+      }
+      expect(entries.map((e) => e.code).sort()).to.deep.equal(['jobs.finished', 'jobs.started']);
+      for (const entry of entries) expect(entry.fields.task).to.deep.equal(title);
+    });
+
     it('answers entries written without a code (foreign sources, apps) with code null and no params', async () => {
       const page = await list({ source: ['system/alpha'] });
       expect(page.items.length).to.be.greaterThan(0);

@@ -1,7 +1,9 @@
 import { codeWordsMax, phraseIn, searchTerms, textTokens } from '../../../../shared/src/api/logs/log-search.ts';
+import type { JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
 import type { Language } from '../../../../shared/src/api/system/system.ts';
 import { dictionaries, format, type MessageKey } from '../../lib/i18n/messages.ts';
+import { jobTitleText } from '../../lib/job-title.ts';
 
 const unfilled = /\{\w+\}/;
 
@@ -14,16 +16,26 @@ function paramText(language: Language, name: string, value: string | number | bo
   return Object.hasOwn(dictionaries.en, key) ? format(language, key as MessageKey) : value;
 }
 
+/** The job title a job's entry carries in its fields, when it has that shape. */
+function taskOf(fields: LogEntry['fields'] | undefined): JobTitle | null {
+  const task = fields?.task as { code?: unknown; params?: unknown } | undefined;
+  if (typeof task?.code !== 'string' || typeof task.params !== 'object' || task.params === null) return null;
+  return task as JobTitle;
+}
+
 /**
  * An entry's message in the reader's language: the text of its code with its params; the stored
  * (English) message for an entry without a code (older entries, the journal, apps), a code this
  * UI does not know (a newer daemon's) or params the text needs and the entry lacks.
  */
-export function logMessageText(language: Language, entry: Pick<LogEntry, 'code' | 'params' | 'message'>): string {
+export function logMessageText(language: Language, entry: Pick<LogEntry, 'code' | 'params' | 'message'> & { fields?: LogEntry['fields'] }): string {
   if (entry.code === null) return entry.message;
   const key = logMessageKey(entry.code);
   if (!Object.hasOwn(dictionaries.en, key)) return entry.message;
   const params = Object.fromEntries(Object.entries(entry.params).map(([name, value]) => [name, paramText(language, name, value)]));
+  // A job's entries carry its title (`task`): "Task 12 (Copy 3 items to Family) started", not the id alone.
+  const task = taskOf(entry.fields);
+  if (task && params.jobId !== undefined) params.jobId = `${String(params.jobId)} (${jobTitleText(language, task, task.code)})`;
   const text = format(language, key as MessageKey, params);
   return unfilled.test(text) ? entry.message : text;
 }
