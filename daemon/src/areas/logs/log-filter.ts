@@ -1,4 +1,4 @@
-import { codeWordPattern } from '../../../../shared/src/api/logs/log-search.ts';
+import { codeWordPattern, codeWordsMax } from '../../../../shared/src/api/logs/log-search.ts';
 import { requestIdPattern, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs/logs.ts';
 import { ftsMatchQuery, searchTerms, textMatches } from './fts-query.ts';
 import type { LogCursor } from './log-cursor.ts';
@@ -15,10 +15,10 @@ export interface LogFilter {
   search: { terms: string[][]; codes: string[][]; requestId: string | null } | null;
 }
 
-/** `codeWords` (`<term>:<code>`) as the codes of each term; a term past the search's words is ignored. */
-function codesOfTerms(terms: readonly string[][], codeWords: readonly string[] | undefined): string[][] {
+/** `codeWords` (`<term>:<code>,…`) as the codes of each term; a term past the search's words is ignored. */
+function codesOfTerms(terms: readonly string[][], codeWords: string | undefined): string[][] {
   const codes = terms.map((): string[] => []);
-  for (const entry of codeWords ?? []) {
+  for (const entry of codeWords?.split(',').slice(0, codeWordsMax) ?? []) {
     const [, term, code] = codeWordPattern.exec(entry) ?? [];
     if (term !== undefined && code !== undefined) codes[Number(term)]?.push(code);
   }

@@ -37,8 +37,16 @@ export function phraseIn(textTokens: readonly string[], phrase: readonly string[
   return false;
 }
 
-/** `codeWords` entries: search word `index` (of searchTerms) also matches entries with message code `code`. */
+/** One `codeWords` entry: search word `index` (of searchTerms) also matches entries with message code `code`. */
 export const codeWordPattern = /^(\d{1,2}):([A-Za-z][\w.]{0,99})$/;
 
-/** At most this many `codeWords` in one query (the URL stays short; a search of single letters finds many codes). */
+/**
+ * At most this many `codeWords` entries in one query (a search of single letters finds many codes).
+ * They travel as one comma-separated value: the query parser turns more than 20 repeated values into an object.
+ */
 export const codeWordsMax = 200;
+/** The longest `codeWords` value the box takes (200 entries of about 40 characters). */
+export const codeWordsChars = 8000;
+
+/** `codeWords` as sent: entries joined by commas. */
+export const codeWordsListPattern = /^\d{1,2}:[A-Za-z][\w.]{0,99}(,\d{1,2}:[A-Za-z][\w.]{0,99})*$/;

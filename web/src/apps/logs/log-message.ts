@@ -1,4 +1,4 @@
-import { codeWordsMax, phraseIn, searchTerms, textTokens } from '../../../../shared/src/api/logs/log-search.ts';
+import { codeWordsChars, codeWordsMax, phraseIn, searchTerms, textTokens } from '../../../../shared/src/api/logs/log-search.ts';
 import type { JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { LogEntry } from '../../../../shared/src/api/logs/logs.ts';
 import type { Language } from '../../../../shared/src/api/system/system.ts';
@@ -57,5 +57,7 @@ function codeTexts(language: Language): [string, string[]][] {
 export function codeWords(language: Language, search: string): string[] {
   const texts = language === 'en' ? codeTexts('en') : [...codeTexts(language), ...codeTexts('en')];
   const found = searchTerms(search).flatMap((term, i) => [...new Set(texts.filter(([, words]) => phraseIn(words, term)).map(([code]) => `${i}:${code}`))]);
-  return found.slice(0, codeWordsMax);
+  // As many as the box takes: 200 entries, 8000 characters joined.
+  let chars = -1;
+  return found.slice(0, codeWordsMax).filter((entry) => (chars += entry.length + 1) <= codeWordsChars);
 }

@@ -48,7 +48,7 @@ export function toQuery(filters: LogFilters, now: number, language: Language): L
   const search = filters.search.trim();
   if (search) query.search = search;
   const codes = search ? codeWords(language, search) : [];
-  if (codes.length) query.codeWords = codes;
+  if (codes.length) query.codeWords = codes.join(',');
   return query;
 }
 
