@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { LogEntry } from '../../shared/src/api/logs/logs.ts';
 import de from '../../web/src/apps/logs/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/logs/i18n/en.json' with { type: 'json' };
+import { jobTitleText } from '../../web/src/lib/job-title.ts';
 import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import { adminPassword, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
@@ -204,6 +205,15 @@ describe('e2e: the Logs app', function () {
           JSON.stringify(texts),
         ).to.equal(true);
       }
+      // A job's entries name what it does, in German, not only its number.
+      const title = { code: 'files.copy', params: { count: 2, target: 'Familie' } };
+      box.daemon.jobs.register('test.titledCopy', { title: () => title, run: () => Promise.resolve(null) });
+      const job = await box.daemon.jobs.enqueue('test.titledCopy', {}, admin.user!.id);
+      await search.fill('Aufgabe gestartet');
+      await search.press('Enter');
+      const started = `Aufgabe ${job.id} „${jobTitleText('de', title, 'test.titledCopy')}“ gestartet.`;
+      await page.getByRole('listbox', { name: de['logs.list.label'] }).getByRole('option').filter({ hasText: started }).waitFor();
+
       await search.fill('carol angemeldet');
       await search.press('Enter');
       await page.getByRole('status').filter({ hasText: de['logs.list.empty'] }).waitFor();

@@ -30,8 +30,8 @@ describe('log message text', () => {
   it("names a job's task by what it does, from the title its entries carry", () => {
     const started = { code: 'jobs.started', params: { jobId: 12 }, message: 'job started' };
     const task = { code: 'files.copy', params: { count: 3, target: 'Family' } };
-    expect(logMessageText('en', { ...started, fields: { jobId: 12, kind: 'files.operation', task } })).to.equal('Task 12 (Copying 3 items to Family) started.');
-    expect(logMessageText('de', { ...started, fields: { jobId: 12, task } })).to.match(/^Aufgabe 12 \(.*Family.*\) gestartet\.$/);
+    expect(logMessageText('en', { ...started, fields: { jobId: 12, kind: 'files.operation', task } })).to.equal('Task 12 “Copying 3 items to Family” started.');
+    expect(logMessageText('de', { ...started, fields: { jobId: 12, task } })).to.match(/^Aufgabe 12 „.*Family.*“ gestartet\.$/);
     // Older entries without a title keep the id alone; a malformed one is ignored.
     expect(logMessageText('en', { ...started, fields: { jobId: 12 } })).to.equal('Task 12 started.');
     expect(logMessageText('en', { ...started, fields: { task: 'files.copy' } })).to.equal('Task 12 started.');

@@ -16,6 +16,8 @@ function paramText(language: Language, name: string, value: string | number | bo
   return Object.hasOwn(dictionaries.en, key) ? format(language, key as MessageKey) : value;
 }
 
+const quoted = (language: Language, text: string) => (language === 'de' ? `„${text}“` : `“${text}”`);
+
 /** The job title a job's entry carries in its fields, when it has that shape. */
 function taskOf(fields: LogEntry['fields'] | undefined): JobTitle | null {
   const task = fields?.task as { code?: unknown; params?: unknown } | undefined;
@@ -33,9 +35,9 @@ export function logMessageText(language: Language, entry: Pick<LogEntry, 'code' 
   const key = logMessageKey(entry.code);
   if (!Object.hasOwn(dictionaries.en, key)) return entry.message;
   const params = Object.fromEntries(Object.entries(entry.params).map(([name, value]) => [name, paramText(language, name, value)]));
-  // A job's entries carry its title (`task`): "Task 12 (Copy 3 items to Family) started", not the id alone.
+  // A job's entries carry its title (`task`): 'Task 12 “Copying 3 items to Family” started', not the id alone.
   const task = taskOf(entry.fields);
-  if (task && params.jobId !== undefined) params.jobId = `${String(params.jobId)} (${jobTitleText(language, task, task.code)})`;
+  if (task && params.jobId !== undefined) params.jobId = `${String(params.jobId)} ${quoted(language, jobTitleText(language, task, task.code))}`;
   const text = format(language, key as MessageKey, params);
   return unfilled.test(text) ? entry.message : text;
 }
