@@ -138,7 +138,7 @@ describe('e2e: screenshot walk in German', function () {
   }
 
   for (const { name: size, size: viewport, touch } of viewports) {
-    it(`opens every app and section at ${viewport.width}x${viewport.height} with no raw key and no cut control`, async () => {
+    it(`opens every app and section at ${viewport.width}x${viewport.height} with no raw key, no English word and no cut control`, async () => {
       const { context, page } = await openDesktop(browser, box.url, { viewport, locale: 'de-DE', touch });
       expect(await page.locator('html').getAttribute('lang')).to.equal('de');
       const problems: string[] = [];
