@@ -55,6 +55,16 @@ describe('logs app: live entries against the filters', () => {
     expect(entryMatches(entry({}), filters({ search: 'deleted' }), now, 'en')).to.equal(false);
     expect(entryMatches(entry({ message: 'x', requestId: 'req-12345678' }), filters({ search: 'req-12345678' }), now, 'en')).to.equal(true);
   });
+
+  it("matches the words a coded entry shows in the reader's language, as the box's search with codeWords", () => {
+    const signedIn = entry({ message: 'signed in', code: 'auth.signedIn', params: { username: 'anna', how: 'password' }, fields: { username: 'anna' } });
+    expect(entryMatches(signedIn, filters({ search: 'anna angemeldet' }), now, 'de')).to.equal(true);
+    expect(entryMatches(signedIn, filters({ search: 'anna signed' }), now, 'de')).to.equal(true);
+    expect(entryMatches(signedIn, filters({ search: 'angemeldet' }), now, 'en')).to.equal(false);
+    // The query carries the codes of each word for the box.
+    expect(toQuery(filters({ search: 'anna angemeldet' }), now, 'de').codeWords?.split(',')).to.include('1:auth.signedIn');
+    expect(toQuery(filters({ search: 'zzzz' }), now, 'de')).to.not.have.property('codeWords');
+  });
 });
 
 describe('logs app: request routes and sizes', () => {
