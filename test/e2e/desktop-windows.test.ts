@@ -181,6 +181,34 @@ describe('e2e: desktop windows', function () {
     await page.screenshot({ path: screenshotPath('desktop-en-windows') });
   });
 
+  it('cascades a dozen new windows inside the workspace, past its bottom without jumping to the top left corner', async () => {
+    const fresh = await openDesktop(browser, box.url, { viewport: { width: 1366, height: 820 } });
+    try {
+      const logs = 'org.service.logs';
+      const windows = fresh.page.locator(`[role="dialog"][data-app="${logs}"]`);
+      await fresh.page.goto(`${box.url}/app/${logs}?${Array.from({ length: 11 }, () => `w=${logs}`).join('&')}`);
+      await desktopReady(fresh.page);
+      await eventually(
+        () => windows.count(),
+        (n) => n === 12,
+        'twelve windows',
+      );
+      const rects = await Promise.all((await windows.all()).map((w) => styleRect(w)));
+      const desk = (await fresh.page.locator('main.workspace').boundingBox())!;
+      for (const r of rects) {
+        expect(r.x + r.width, JSON.stringify(r)).to.be.at.most(desk.width);
+        expect(r.y + r.height, JSON.stringify(r)).to.be.at.most(desk.height);
+        expect(r.x === 0 && r.y === 0, `${JSON.stringify(r)} at the corner`).to.equal(false);
+      }
+      expect(new Set(rects.map((r) => `${r.x},${r.y}`)).size).to.equal(12);
+      // The cascade ran past the bottom at least once and started again below its first place.
+      expect(rects.some((r, i) => i > 0 && r.y < rects[i - 1]!.y)).to.equal(true);
+      await fresh.page.screenshot({ path: screenshotPath('desktop-cascade') });
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
   it('changes accent colour and wallpaper live and keeps them for every device', async () => {
     await page.goto(`${box.url}/app/org.service.settings/appearance`);
     await desktopReady(page);

@@ -73,6 +73,9 @@ describe('e2e: the Logs app', function () {
     await search('needle');
     const texts = await waitForRows((t) => t.length === 1 && t[0]!.includes('needle upload failed'));
     expect(texts[0]).to.include('app/org.service.files');
+    // The time reads whole in en-US's longer format ("Nov 29, 2026, 3:09:28 AM"), not cut by its column.
+    const time = rows().first().locator('time');
+    expect(await time.evaluate((el) => el.scrollWidth - el.clientWidth), await time.innerText()).to.be.at.most(0);
     // Arrow keys move through the entries, Enter opens the details with every structured field.
     await list().focus();
     await page.keyboard.press('ArrowDown');
