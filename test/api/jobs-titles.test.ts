@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { jobTitleText } from '../../web/src/desktop/tray/job-title.ts';
+import { jobTitleText } from '../../web/src/lib/job-title.ts';
 import { notificationText } from '../../web/src/desktop/tray/notification-text.ts';
 import { startTestDaemon, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 import { finished } from '../helpers/file-operations.ts';

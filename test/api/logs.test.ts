@@ -84,6 +84,9 @@ describe('logs: search, app batches, sources, live tail', () => {
       await expectProblem(list({ level: ['fatal'] } as never), 'request.query.invalid', 400);
       await expectProblem(list({ from: 'yesterday' }), 'request.query.invalid', 400);
       await expectProblem(list({ source: ['../etc'] }), 'request.query.invalid', 400);
+      await expectProblem(list({ search: 'x', codeWords: 'auth.signedIn' }), 'request.query.invalid', 400);
+      await expectProblem(list({ search: 'x', codeWords: '0:auth signedIn' }), 'request.query.invalid', 400);
+      await expectProblem(list({ search: 'x', codeWords: Array.from({ length: 600 }, () => '0:a.long.code').join(',') }), 'request.query.invalid', 400);
       await expectProblem(list({ cursor: 'forged' }), 'logs.cursor.invalid', 400);
       await expectProblem(admin.api.logs.export({ query: { format: 'xml' } as never }), 'request.query.invalid', 400);
       await expectProblem(
@@ -191,6 +194,37 @@ describe('logs: search, app batches, sources, live tail', () => {
       expect(coded).to.include({ code: 'test.coded', message: 'test coded entry' });
       expect(coded?.params).to.deep.equal({ share: 'Family' });
       expect(coded?.fields).to.deep.equal({ component: 'test', share: 'Family', password: '[redacted]', nested: { a: 1 } });
+    });
+
+    it("matches a search word against a code's text in the reader's language when the web names the code (codeWords)", async () => {
+      // carol's sign-in reads "carol hat sich angemeldet" in German; the box keeps "signed in".
+      expect((await list({ search: 'carol angemeldet' })).items).to.deep.equal([]);
+      const found = (await list({ search: 'carol angemeldet', codeWords: '1:auth.signedIn' })).items;
+      expect(found.map((e) => [e.code, e.params.username])).to.deep.equal([['auth.signedIn', 'carol']]);
+      // Every word must still match: the name is not admin's, and a code for the wrong word finds nothing.
+      expect((await list({ search: 'admin angemeldet', codeWords: '1:auth.signedIn' })).items.map((e) => e.params.username)).to.not.include('carol');
+      expect((await list({ search: 'carol angemeldet', codeWords: '0:auth.signedIn' })).items).to.deep.equal([]);
+      // Many codes at once (a short word finds dozens): one value, not cut off by the query parser's limit on repeats.
+      const many = [...Array.from({ length: 30 }, (_, i) => `0:other.code${i}`), '1:auth.signedIn'].join(',');
+      expect((await list({ search: 'carol angemeldet', codeWords: many })).items.map((e) => e.params.username)).to.deep.equal(['carol']);
+      // The histogram counts the same entries.
+      const counts = await admin.api.logs.histogram({ query: { search: 'carol angemeldet', codeWords: '1:auth.signedIn', buckets: 1 } });
+      expect(counts.buckets[0]?.counts.info).to.equal(1);
+    });
+
+    it("gives every entry of a job its task's title, so the Logs app names what the job does", async () => {
+      const title = { code: 'files.copy', params: { count: 2, target: 'Family' } };
+      box.daemon.jobs.register('test.titled', { title: () => title, run: () => Promise.resolve(null) });
+      const job = await box.daemon.jobs.enqueue('test.titled', {}, admin.user!.id);
+      const ofJob = async () => (await list({ search: String(job.id), source: ['daemon'] })).items.filter((e) => e.params.jobId === job.id);
+      const deadline = Date.now() + 10_000;
+      let entries = await ofJob();
+      while (!entries.some((e) => e.code === 'jobs.finished') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        entries = await ofJob();
+      }
+      expect(entries.map((e) => e.code).sort()).to.deep.equal(['jobs.finished', 'jobs.started']);
+      for (const entry of entries) expect(entry.fields.task).to.deep.equal(title);
     });
 
     it('answers entries written without a code (foreign sources, apps) with code null and no params', async () => {

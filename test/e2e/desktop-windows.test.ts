@@ -181,6 +181,34 @@ describe('e2e: desktop windows', function () {
     await page.screenshot({ path: screenshotPath('desktop-en-windows') });
   });
 
+  it('cascades a dozen new windows inside the workspace, past its bottom without jumping to the top left corner', async () => {
+    const fresh = await openDesktop(browser, box.url, { viewport: { width: 1366, height: 820 } });
+    try {
+      const logs = 'org.service.logs';
+      const windows = fresh.page.locator(`[role="dialog"][data-app="${logs}"]`);
+      await fresh.page.goto(`${box.url}/app/${logs}?${Array.from({ length: 11 }, () => `w=${logs}`).join('&')}`);
+      await desktopReady(fresh.page);
+      await eventually(
+        () => windows.count(),
+        (n) => n === 12,
+        'twelve windows',
+      );
+      const rects = await Promise.all((await windows.all()).map((w) => styleRect(w)));
+      const desk = (await fresh.page.locator('main.workspace').boundingBox())!;
+      for (const r of rects) {
+        expect(r.x + r.width, JSON.stringify(r)).to.be.at.most(desk.width);
+        expect(r.y + r.height, JSON.stringify(r)).to.be.at.most(desk.height);
+        expect(r.x === 0 && r.y === 0, `${JSON.stringify(r)} at the corner`).to.equal(false);
+      }
+      expect(new Set(rects.map((r) => `${r.x},${r.y}`)).size).to.equal(12);
+      // The cascade ran past the bottom at least once and started again below its first place.
+      expect(rects.some((r, i) => i > 0 && r.y < rects[i - 1]!.y)).to.equal(true);
+      await fresh.page.screenshot({ path: screenshotPath('desktop-cascade') });
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
   it('changes accent colour and wallpaper live and keeps them for every device', async () => {
     await page.goto(`${box.url}/app/org.service.settings/appearance`);
     await desktopReady(page);
@@ -221,6 +249,23 @@ describe('e2e: desktop windows', function () {
         .click();
       await p.locator(`[role="dialog"][data-app="${appCenter}"]`).waitFor();
       expect(await settings.isVisible()).to.equal(false);
+
+      // Turned to a desktop's width: the windows opened on the phone get places of their own in the
+      // cascade at their apps' sizes, not the phone's full-screen rect at the top left corner.
+      await p.setViewportSize({ width: 1366, height: 820 });
+      await settings.waitFor();
+      const placed = await eventually(
+        () => Promise.all([styleRect(p.locator(`[role="dialog"][data-app="${appCenter}"]`)), styleRect(settings)]),
+        (rects) => rects.every((r) => r.width > 390),
+        'desktop places for the phone windows',
+      );
+      const desk = await p.locator('main.workspace').boundingBox();
+      for (const r of placed) {
+        expect(r.x === 0 && r.y === 0, `${JSON.stringify(r)} at the corner`).to.equal(false);
+        expect(r.x + r.width).to.be.at.most(desk?.width ?? 0);
+        expect(r.y + r.height).to.be.at.most(desk?.height ?? 0);
+      }
+      expect(`${placed[0]!.x},${placed[0]!.y}`).to.not.equal(`${placed[1]!.x},${placed[1]!.y}`);
     } finally {
       await phone.context.close();
     }

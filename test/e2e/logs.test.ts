@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { LogEntry } from '../../shared/src/api/logs/logs.ts';
 import de from '../../web/src/apps/logs/i18n/de.json' with { type: 'json' };
 import en from '../../web/src/apps/logs/i18n/en.json' with { type: 'json' };
+import { jobTitleText } from '../../web/src/lib/job-title.ts';
 import { screenshotPath, signInThroughPage, startBrowserBox, stopBrowserBox } from '../helpers/browser.ts';
 import { adminPassword, type TestClient, type TestDaemon } from '../helpers/daemon.ts';
 
@@ -72,6 +73,9 @@ describe('e2e: the Logs app', function () {
     await search('needle');
     const texts = await waitForRows((t) => t.length === 1 && t[0]!.includes('needle upload failed'));
     expect(texts[0]).to.include('app/org.service.files');
+    // The time reads whole in en-US's longer format ("Nov 29, 2026, 3:09:28 AM"), not cut by its column.
+    const time = rows().first().locator('time');
+    expect(await time.evaluate((el) => el.scrollWidth - el.clientWidth), await time.innerText()).to.be.at.most(0);
     // Arrow keys move through the entries, Enter opens the details with every structured field.
     await list().focus();
     await page.keyboard.press('ArrowDown');
@@ -188,6 +192,35 @@ describe('e2e: the Logs app', function () {
       await page.getByRole('button', { name: de['logs.settings.open'] }).click();
       await page.getByRole('dialog', { name: de['logs.settings.title'] }).getByText(de['logs.settings.used']).waitFor();
       await page.screenshot({ path: screenshotPath('logs-settings-de') });
+      await page.keyboard.press('Escape');
+
+      // The search finds what the German reader sees ("admin hat sich angemeldet"), though the box
+      // keeps the English text ("signed in"); English words still find it too.
+      const search = page.getByLabel(de['logs.filter.search']);
+      for (const words of ['admin angemeldet', 'admin signed']) {
+        await search.fill(words);
+        await search.press('Enter');
+        const shown = page.getByRole('listbox', { name: de['logs.list.label'] }).getByRole('option');
+        await shown.filter({ hasText: 'admin hat sich angemeldet' }).first().waitFor();
+        const texts = (await shown.allTextContents()).map((s) => s.replace(/\s+/g, ' '));
+        expect(
+          texts.every((t) => t.includes('admin hat sich angemeldet')),
+          JSON.stringify(texts),
+        ).to.equal(true);
+      }
+      // A job's entries name what it does, in German, not only its number.
+      const title = { code: 'files.copy', params: { count: 2, target: 'Familie' } };
+      box.daemon.jobs.register('test.titledCopy', { title: () => title, run: () => Promise.resolve(null) });
+      const job = await box.daemon.jobs.enqueue('test.titledCopy', {}, admin.user!.id);
+      await search.fill('Aufgabe gestartet');
+      await search.press('Enter');
+      const started = `Aufgabe ${job.id} „${jobTitleText('de', title, 'test.titledCopy')}“ gestartet.`;
+      await page.getByRole('listbox', { name: de['logs.list.label'] }).getByRole('option').filter({ hasText: started }).waitFor();
+
+      await search.fill('carol angemeldet');
+      await search.press('Enter');
+      await page.getByRole('status').filter({ hasText: de['logs.list.empty'] }).waitFor();
+      await page.screenshot({ path: screenshotPath('logs-search-de') });
     } finally {
       await box.daemon.db.query("UPDATE users SET language = 'en' WHERE username = 'admin'");
     }

@@ -13,9 +13,13 @@ export interface Rect {
 export async function openDesktop(
   browser: Browser,
   baseUrl: string,
-  options: { username?: string; password?: string; viewport?: { width: number; height: number }; locale?: string } = {},
+  options: { username?: string; password?: string; viewport?: { width: number; height: number }; locale?: string; touch?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale: options.locale ?? 'en-US', viewport: options.viewport ?? { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    locale: options.locale ?? 'en-US',
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
+  });
   const page = await context.newPage();
   await signInThroughPage(page, baseUrl, options.username ?? 'admin', options.password ?? adminPassword);
   await desktopReady(page);

@@ -1,3 +1,4 @@
+import { codeWordPattern, codeWordsMax } from '../../../../shared/src/api/logs/log-search.ts';
 import { requestIdPattern, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs/logs.ts';
 import { ftsMatchQuery, searchTerms, textMatches } from './fts-query.ts';
 import type { LogCursor } from './log-cursor.ts';
@@ -10,7 +11,18 @@ export interface LogFilter {
   to: number | null;
   levels: readonly LogLevel[] | null;
   sources: readonly string[] | null;
-  search: { terms: string[][]; requestId: string | null } | null;
+  /** `codes[i]`: message codes whose text in the reader's language holds term i (the web finds them). */
+  search: { terms: string[][]; codes: string[][]; requestId: string | null } | null;
+}
+
+/** `codeWords` (`<term>:<code>,…`) as the codes of each term; a term past the search's words is ignored. */
+function codesOfTerms(terms: readonly string[][], codeWords: string | undefined): string[][] {
+  const codes = terms.map((): string[] => []);
+  for (const entry of codeWords?.split(',').slice(0, codeWordsMax) ?? []) {
+    const [, term, code] = codeWordPattern.exec(entry) ?? [];
+    if (term !== undefined && code !== undefined) codes[Number(term)]?.push(code);
+  }
+  return codes;
 }
 
 export function toFilter(query: LogFilterQuery): LogFilter {
@@ -21,7 +33,9 @@ export function toFilter(query: LogFilterQuery): LogFilter {
     levels: query.level?.length ? query.level : null,
     sources: query.source?.length ? query.source : null,
     // A single word shaped like a request id finds that request's entries as well as the text.
-    search: search ? { terms: searchTerms(search), requestId: requestIdPattern.test(search) ? search : null } : null,
+    search: search
+      ? { terms: searchTerms(search), codes: codesOfTerms(searchTerms(search), query.codeWords), requestId: requestIdPattern.test(search) ? search : null }
+      : null,
   };
 }
 
@@ -53,10 +67,22 @@ export function filterSql(filter: LogFilter, cursor: LogCursor | null): { where:
   }
   if (filter.search) {
     const alternatives: string[] = [];
-    const match = ftsMatchQuery(filter.search.terms);
-    if (match) {
-      alternatives.push('e.id IN (SELECT rowid FROM log_fts WHERE log_fts MATCH ?)');
-      params.push(match);
+    const { terms, codes } = filter.search;
+    if (codes.some((c) => c.length > 0)) {
+      // Word by word: in the text, or the word of a code's text in the reader's language.
+      const words = terms.map((term, i) => {
+        const ofCode = codes[i] ?? [];
+        params.push(ftsMatchQuery([term]) as string, ...ofCode);
+        const byCode = ofCode.length ? ` OR e.code IN (${ofCode.map(() => '?').join(', ')})` : '';
+        return `(e.id IN (SELECT rowid FROM log_fts WHERE log_fts MATCH ?)${byCode})`;
+      });
+      alternatives.push(`(${words.join(' AND ')})`);
+    } else {
+      const match = ftsMatchQuery(terms);
+      if (match) {
+        alternatives.push('e.id IN (SELECT rowid FROM log_fts WHERE log_fts MATCH ?)');
+        params.push(match);
+      }
     }
     if (filter.search.requestId) {
       alternatives.push('e.request_id = ?');
@@ -75,9 +101,9 @@ export function rowMatches(filter: LogFilter, row: LogRow, cursor: LogCursor | n
   if (filter.sources && !filter.sources.includes(row.source)) return false;
   if (cursor && !(row.time < cursor.time || (row.time === cursor.time && row.id < cursor.id))) return false;
   if (filter.search) {
-    const { terms, requestId } = filter.search;
+    const { terms, codes, requestId } = filter.search;
     const byId = requestId !== null && row.request_id === requestId;
-    const byText = terms.length > 0 && textMatches(terms, [row.message, row.fields]);
+    const byText = terms.length > 0 && textMatches(terms, [row.message, row.fields], (term) => row.code !== null && (codes[term] ?? []).includes(row.code));
     if (!byId && !byText) return false;
   }
   return true;

@@ -105,7 +105,7 @@ export class JobEngine {
       if (!row) return;
       await this.store.finish(row, { state: 'cancelled' }, null);
       this.publish(toJob(row), 'changed');
-      this.deps.logger.info('queued job cancelled', { logCode: 'jobs.queuedCancelled', component: 'jobs', jobId: id, kind: row.kind });
+      this.deps.logger.info('queued job cancelled', { logCode: 'jobs.queuedCancelled', component: 'jobs', jobId: id, kind: row.kind, task: toJob(row).title });
       return;
     }
     this.running.get(id)?.run.controller.abort(cancelReason());
@@ -115,7 +115,13 @@ export class JobEngine {
   async start(): Promise<void> {
     for (const row of await this.store.inState('running')) {
       await this.store.finish(row, { state: 'failed', error: jobProblem(shutdownReason(), row.requestId ?? `job-${row.id}`) }, null);
-      this.deps.logger.warn('job interrupted by a restart', { logCode: 'jobs.interrupted', component: 'jobs', jobId: row.id, kind: row.kind });
+      this.deps.logger.warn('job interrupted by a restart', {
+        logCode: 'jobs.interrupted',
+        component: 'jobs',
+        jobId: row.id,
+        kind: row.kind,
+        task: toJob(row).title,
+      });
     }
     for (const row of await this.store.inState('queued')) {
       // A kind nobody has registered yet waits queued (and can be cancelled) until an area registers it.

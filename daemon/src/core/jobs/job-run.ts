@@ -49,9 +49,10 @@ export class JobRun {
 
   private async runAndStore(kind: JobKind<unknown, unknown>, requestId: string): Promise<void> {
     const { store } = this.deps;
-    const logger = this.deps.logger.child({ component: 'jobs', jobId: this.job.id, kind: this.job.kind });
     const row = await store.find(this.job.id);
     if (!row) throw new Error(`job ${this.job.id} vanished from the jobs table`);
+    // Every entry of the job names what it does (its title), so a log reader sees more than its id.
+    const logger = this.deps.logger.child({ component: 'jobs', jobId: this.job.id, kind: this.job.kind, task: toJob(row).title });
     let outcome: Outcome;
     if (this.controller.signal.aborted) {
       outcome = abortedOutcome(this.controller.signal, requestId);

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { id, isoTime, pageOf, type Page } from '../common.ts';
 import { defineRoute } from '../route.ts';
+import { codeWordsChars, codeWordsListPattern } from './log-search.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -57,6 +58,8 @@ export interface LogFilterQuery {
   source?: string[];
   /** Words in the message or fields, or an exact request id. */
   search?: string;
+  /** Comma-separated `<word>:<code>`: search word `word` (from 0) also matches entries with this message code (its text in the reader's language holds the word). */
+  codeWords?: string;
 }
 
 export interface LogListQuery extends LogFilterQuery {
@@ -163,6 +166,12 @@ const filterKeys = {
   level: Joi.array().items(level()).single().max(4),
   source: Joi.array().items(Joi.string().pattern(sourcePattern)).single().max(50),
   search: Joi.string().trim().min(1).max(500),
+  codeWords: Joi.string()
+    .pattern(codeWordsListPattern)
+    .max(codeWordsChars)
+    .description(
+      "Where the reader's language words a message code's text: comma-separated `<word>:<code>` entries, each letting search word `word` (counted from 0) also match entries with message code `code`; the first 200 count. The web finds them from its dictionaries; without search it does nothing.",
+    ),
 };
 
 export const logListQuery = Joi.object<LogListQuery, true>({

@@ -1,4 +1,6 @@
 import { requestIdPattern, type LogEntry, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs/logs.ts';
+import type { Language } from '../../../../shared/src/api/system/system.ts';
+import { codeWords, logMessageText } from './log-message.ts';
 
 /** The time ranges offered in the filter bar; `custom` uses the chosen from/to. */
 export const rangePresets = ['15m', '1h', '24h', '7d', '30d', 'custom'] as const;
@@ -35,8 +37,8 @@ export function timeRange(filters: LogFilters, now: number): { from: number | nu
   return { from: parse(filters.customFrom), to: parse(filters.customTo) };
 }
 
-/** The API query of the filters (list, export, histogram). */
-export function toQuery(filters: LogFilters, now: number): LogFilterQuery {
+/** The API query of the filters (list, export, histogram), read in `language` (the search also matches the entries' texts in it). */
+export function toQuery(filters: LogFilters, now: number, language: Language): LogFilterQuery {
   const { from, to } = timeRange(filters, now);
   const query: LogFilterQuery = {};
   if (from !== null) query.from = new Date(from).toISOString();
@@ -45,6 +47,8 @@ export function toQuery(filters: LogFilters, now: number): LogFilterQuery {
   if (filters.sources.length) query.source = [...filters.sources];
   const search = filters.search.trim();
   if (search) query.search = search;
+  const codes = search ? codeWords(language, search) : [];
+  if (codes.length) query.codeWords = codes.join(',');
   return query;
 }
 
@@ -68,7 +72,7 @@ function words(text: string): string[] {
  * closely enough for the tail (words as prefixes anywhere in message or fields, or the exact
  * request id); the next reload asks the box itself.
  */
-export function entryMatches(entry: LogEntry, filters: LogFilters, now: number): boolean {
+export function entryMatches(entry: LogEntry, filters: LogFilters, now: number, language: Language): boolean {
   const { from } = timeRange(filters, now);
   const time = Date.parse(entry.time);
   if (from !== null && time < from) return false;
@@ -77,7 +81,7 @@ export function entryMatches(entry: LogEntry, filters: LogFilters, now: number):
   const search = filters.search.trim();
   if (!search) return true;
   if (requestIdPattern.test(search) && entry.requestId === search) return true;
-  const haystack = words(`${entry.message} ${JSON.stringify(entry.fields)}`);
+  const haystack = words(`${entry.message} ${logMessageText(language, entry)} ${JSON.stringify(entry.fields)}`);
   return words(search).every((w) => haystack.some((h) => h.startsWith(w)));
 }
 

@@ -2,7 +2,7 @@ import type { Notification } from '../../../../shared/src/api/notifications/noti
 import type { Language } from '../../../../shared/src/api/system/system.ts';
 import type { ProblemDetails } from '../../../../shared/src/errors/index.ts';
 import { dictionaries, format, problemMessage, type MessageKey } from '../../lib/i18n/messages.ts';
-import { jobTitleText } from './job-title.ts';
+import { jobTitleText } from '../../lib/job-title.ts';
 
 const unfilled = /\{\w+\}/;
 

@@ -62,9 +62,27 @@ describe('window geometry', () => {
     }
     // No two windows share a corner.
     expect(new Set(open.map((r) => `${r.x},${r.y}`)).size).to.equal(open.length);
+    // Past the bottom the cascade starts again at its first place, one step further right: not at (0,0).
     const wrapped = open.findIndex((r, i) => i > 0 && r.y < open[i - 1]!.y);
     expect(wrapped).to.be.greaterThan(0);
-    expect(open[wrapped]).to.include({ x: 0, y: 0 });
+    expect(open[wrapped]).to.include({ x: open[0]!.x + 28, y: open[0]!.y });
+    expect(open.filter((r) => r.x === 0 && r.y === 0)).to.deep.equal([]);
+  });
+
+  it('keeps a cascade of tall or wide windows near its first place instead of the top left corner', () => {
+    for (const size of [
+      { width: 500, height: 740 },
+      { width: 1150, height: 300 },
+    ]) {
+      const open = [placeWindow(size, null, [], area)];
+      for (let i = 0; i < 8; i++) open.push(placeWindow(size, null, open, area));
+      for (const r of open) {
+        expect(r.x + r.width, JSON.stringify(r)).to.be.at.most(area.width);
+        expect(r.y + r.height, JSON.stringify(r)).to.be.at.most(area.height);
+        expect(r.x === 0 && r.y === 0, `${JSON.stringify(size)} window at the corner`).to.equal(false);
+      }
+      expect(new Set(open.map((r) => `${r.x},${r.y}`)).size).to.equal(open.length);
+    }
   });
 
   it('clamps a saved window from a larger screen into a smaller one', () => {

@@ -94,7 +94,10 @@ export const cascadeStep = 28;
 /**
  * Where a new window goes: its preferred place if it has one, else centred; when a window already
  * sits there, one step right of and below the last window opened, so no window hides another.
- * A step that would push the window out of the workspace starts again at its top left corner.
+ * A step that would push the window past the workspace's bottom or right edge takes the first free
+ * place of the cascade again, from its first place down, one step further right per round: new
+ * windows stay where the person looks and never jump to the top left corner (only a window as
+ * large as the workspace sits there).
  */
 export function placeWindow(
   size: { width: number; height: number },
@@ -104,25 +107,29 @@ export function placeWindow(
 ): Rect {
   const width = Math.min(size.width, area.width);
   const height = Math.min(size.height, area.height);
-  const fits = (x: number, y: number) => x + width <= area.width && y + height <= area.height;
-  const taken = (x: number, y: number) => open.some((r) => Math.abs(r.x - x) < cascadeStep / 2 && Math.abs(r.y - y) < cascadeStep / 2);
-  let x = preferred?.x ?? Math.round((area.width - width) / 2);
-  let y = preferred?.y ?? Math.round((area.height - height) / 3);
+  const maxX = Math.max(0, area.width - width);
+  const maxY = Math.max(0, area.height - height);
+  const near = (a: number, b: number) => Math.abs(a - b) < cascadeStep / 2;
+  const taken = (x: number, y: number) => open.some((r) => near(r.x, x) && near(r.y, y));
+  let x = preferred?.x ?? Math.round(maxX / 2);
+  let y = preferred?.y ?? Math.round(maxY / 3);
   const last = open.at(-1);
   if (last && taken(x, y)) {
+    const origin = { x: Math.min(x, maxX), y: Math.min(y, maxY) };
     x = last.x + cascadeStep;
     y = last.y + cascadeStep;
-    // Each wrap starts one step further right, so a long cascade does not retrace the first one.
-    for (let round = 0; round < 64 && (!fits(x, y) || taken(x, y)); round++) {
-      if (fits(x, y)) {
-        x += cascadeStep;
-        y += cascadeStep;
-      } else {
-        const wraps = open.filter((r) => r.y < cascadeStep / 2).length;
-        x = (wraps * cascadeStep) % Math.max(cascadeStep, area.width - width + 1);
-        y = 0;
-      }
-    }
+    if (x > maxX || y > maxY || taken(x, y)) ({ x, y } = cascadeSlots(origin, maxX, maxY).find((p) => !taken(p.x, p.y)) ?? origin);
   }
   return clampRect({ x, y, width, height }, area);
+}
+
+/** The cascade's places in order: rounds of diagonal steps from `origin` down, each round one step further right. */
+function cascadeSlots(origin: { x: number; y: number }, maxX: number, maxY: number): { x: number; y: number }[] {
+  const slots = [];
+  for (let round = 0; round < 64; round++) {
+    for (let step = 0; origin.y + step * cascadeStep <= maxY; step++) {
+      slots.push({ x: (origin.x + (round + step) * cascadeStep) % (maxX + 1), y: origin.y + step * cascadeStep });
+    }
+  }
+  return slots;
 }

@@ -35,6 +35,8 @@ export class WindowManager {
   /** Phone size: one full-screen window at a time. */
   compact = $state(false);
   private preferences = new Map<string, WindowPreference>();
+  /** Windows opened at phone size: their rect is a phone's, not a place on a desktop. */
+  private placedOnPhone = new Set<string>();
   private top = 0;
   private restoring = false;
 
@@ -63,14 +65,32 @@ export class WindowManager {
     return modeRect(this.compact ? 'maximised' : win.mode, win.rect, this.area);
   }
 
+  /**
+   * The workspace's size and whether it is a phone's. At phone size every window fills the screen,
+   * so a rect is not fitted to it; once the workspace is a desktop's again, windows opened on the
+   * phone get a place of their own in the cascade and the others are kept inside it.
+   */
+  fit(area: Area, compact: boolean): void {
+    this.area = area;
+    this.compact = compact;
+    if (compact) return;
+    const placed: Rect[] = [];
+    for (const win of this.windows) {
+      if (this.placedOnPhone.delete(win.id)) win.rect = this.place(win.appId, placed);
+      else win.rect = clampRect(win.rect, area);
+      if (win.mode === 'normal') placed.push(win.rect);
+    }
+  }
+
   open(appId: string, route = '', saved?: SavedWindow): string {
     const preference = this.preferences.get(appId);
-    const size = preference ?? this.deps.defaultSize(appId);
     // Opened order: the cascade steps on from the window opened last.
     const placed = this.windows.filter((w) => w.mode === 'normal').map((w) => w.rect);
-    const rect = saved ? clampRect(saved.rect, this.area) : placeWindow(size, preference ?? null, placed, this.area);
+    // A phone keeps a saved rect as it is: clamping it to the phone's width would shrink it for the desktop too.
+    const rect = saved ? (this.compact ? saved.rect : clampRect(saved.rect, this.area)) : this.place(appId, placed);
     const mode: WindowMode = saved?.mode ?? (preference?.maximised ? 'maximised' : 'normal');
     const win: AppWindow = { id: `w${nextId++}`, appId, route, title: null, rect, mode, minimised: saved?.minimised ?? false, z: ++this.top };
+    if (this.compact && !saved) this.placedOnPhone.add(win.id);
     this.windows.push(win);
     if (!win.minimised) this.focusedId = win.id;
     this.syncUrl('push');
@@ -89,6 +109,7 @@ export class WindowManager {
 
   close(id: string): void {
     this.windows = this.windows.filter((w) => w.id !== id);
+    this.placedOnPhone.delete(id);
     if (this.focusedId === id) this.focusedId = this.topVisible()?.id ?? null;
     this.syncUrl('push');
   }
@@ -135,6 +156,8 @@ export class WindowManager {
     const win = this.find(id);
     if (!win) return;
     this.syncUrl('replace');
+    // A phone's full-screen rect is no place for the app's windows on a desktop.
+    if (this.compact) return;
     const { x, y, width, height } = win.rect;
     this.deps.savePreference(win.appId, { x, y, width, height, maximised: win.mode === 'maximised' });
     this.preferences.set(win.appId, { appId: win.appId, x, y, width, height, maximised: win.mode === 'maximised', updatedAt: new Date().toISOString() });
@@ -175,6 +198,12 @@ export class WindowManager {
     }
     this.restoring = false;
     this.syncUrl('replace');
+  }
+
+  /** A new window's rect: the app's saved place and size, else its default size in the cascade. */
+  private place(appId: string, placed: readonly Rect[]): Rect {
+    const preference = this.preferences.get(appId);
+    return placeWindow(preference ?? this.deps.defaultSize(appId), preference ?? null, placed, this.area);
   }
 
   private find(id: string): AppWindow | undefined {

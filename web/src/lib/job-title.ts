@@ -1,6 +1,6 @@
-import type { Job, JobTitle } from '../../../../shared/src/api/jobs/jobs.ts';
-import type { Language } from '../../../../shared/src/api/system/system.ts';
-import { dictionaries, format, type MessageKey } from '../../lib/i18n/messages.ts';
+import type { Job, JobTitle } from '../../../shared/src/api/jobs/jobs.ts';
+import type { Language } from '../../../shared/src/api/system/system.ts';
+import { dictionaries, format, type MessageKey } from './i18n/messages.ts';
 
 const unfilled = /\{\w+\}/;
 
