@@ -4,7 +4,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { QueryTypes, Sequelize } from 'sequelize';
 import { createLogger } from '../core/logger.ts';
-import { migrate, MigrationError, type Migration, type MigrationSet } from './migrate.ts';
+import { migrate, MigrationError } from './migrate.ts';
+import type { Migration, MigrationSet } from './migration-types.ts';
 import { migrations } from './migrations/index.ts';
 
 const logger = createLogger({ level: 'error', console: false, sinks: [] });

@@ -1,22 +1,8 @@
-import { QueryTypes, type QueryInterface, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { UmzugStorage } from 'umzug';
 import type { Logger } from '../core/logger.ts';
+import type { MigrationContext, MigrationSet } from './migration-types.ts';
 import { migrations } from './migrations/index.ts';
-
-/** What a migration's `up` gets: everything it does must pass `transaction`. */
-export interface MigrationContext {
-  qi: QueryInterface;
-  sequelize: Sequelize;
-  transaction: Transaction;
-}
-
-/** A file under migrations/ named `<yyyyMMddHHmmss>-<slug>.ts` exports `up`. */
-export interface Migration {
-  up(ctx: MigrationContext): Promise<void>;
-}
-
-/** Migrations by name (the file name without `.ts`), each loaded only when it has to run. */
-export type MigrationSet = Readonly<Record<string, () => Promise<Migration>>>;
 
 export class MigrationError extends Error {}
 

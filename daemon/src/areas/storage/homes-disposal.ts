@@ -6,7 +6,7 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { shareRootOf } from '../shares/share-layout.ts';
 import type { HomeRow } from './homes.model.ts';
 import { effectiveQuota } from './home-quota.ts';
-import type { HomesDeps, HomesService } from './homes.service.ts';
+import type { HomesDeps, HomeSteps } from './homes-deps.ts';
 
 /** The folder (and share) name of a home kept after its user. */
 export const deletedFolder = (username: string, uid: number) => `${username}.deleted-${uid}`;
@@ -20,7 +20,7 @@ const keptDataset = (row: HomeRow) => `${row.dataset.slice(0, row.dataset.lastIn
 export class HomeDisposals {
   constructor(
     private readonly deps: HomesDeps,
-    private readonly homes: Pick<HomesService, 'destroy' | 'release' | 'mountpoint' | 'makeDataset' | 'destroyDataset' | 'command' | 'settings'>,
+    private readonly homes: HomeSteps,
   ) {}
 
   /**

@@ -5,7 +5,8 @@ import { ProblemError } from '../../core/problem-error.ts';
 import { removeTree } from '../../host/nofollow-fs.ts';
 import { trashFolderName } from '../shares/share-layout.ts';
 import { effectiveQuota } from './home-quota.ts';
-import type { HomeShares, HomesService } from './homes.service.ts';
+import type { HomeShares } from './homes-deps.ts';
+import type { HomesService } from './homes.service.ts';
 import { shareRootOf } from '../shares/share-layout.ts';
 import type { HomeModels } from './homes.model.ts';
 

@@ -1,41 +1,19 @@
 import type { HomeOverview, HomeSettingsRequest } from '../../../../shared/src/api/storage/homes.ts';
 import type { Job } from '../../../../shared/src/api/jobs/jobs.ts';
 import type { HomeDisposal } from '../../../../shared/src/api/identity/users.ts';
-import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
 import { numberProp } from '../../host/zfs/zfs-get.ts';
-import type { ZfsDriver } from '../../host/zfs/zfs-driver.ts';
 import { makeShareTree } from '../shares/share-layout.ts';
+import type { HomesDeps, HomeSteps } from './homes-deps.ts';
 import { HomeDisposals } from './homes-disposal.ts';
 import { effectiveQuota, refquota } from './home-quota.ts';
-import type { HomeModels, HomeRow, HomeSettingsRow } from './homes.model.ts';
+import type { HomeRow, HomeSettingsRow } from './homes.model.ts';
 
 export const homeReleaseJob = 'storage.homes.release';
 export const homeMoveJob = 'storage.homes.move';
 
-/** The shares area as homes need it: a home is a dataset share its user may read and write. */
-export interface HomeShares {
-  register(share: { name: string; dataset: string; hostPath: string }): Promise<number>;
-  remove(shareId: number): Promise<void>;
-  grantOwner(shareId: number, userId: number): Promise<void>;
-  relocate(shareId: number, fields: { name?: string; dataset?: string; hostPath?: string }): Promise<void>;
-  hostPath(shareId: number): Promise<string | null>;
-  /** Files copied into a share with their old ACL (copyTree) get the share's own (the file services). */
-  entriesArrived(shareId: number, fullPaths: string[]): void;
-}
-
-export interface HomesDeps {
-  models: HomeModels;
-  zfs: ZfsDriver;
-  shares: HomeShares;
-  logger: Logger;
-  enqueue(kind: string, params: object, userId: number): Promise<Job>;
-  /** Copies a folder's contents with owners, modes and ACLs (copyTree, as `cp -a`). */
-  copy(from: string, to: string, signal?: AbortSignal): Promise<void>;
-}
-
 /** Homes on the home pool: one dataset per user with a refquota, kept as `<name>.deleted-<uid>` after the user. */
-export class HomesService {
+export class HomesService implements HomeSteps {
   private readonly disposals: HomeDisposals;
 
   constructor(private readonly deps: HomesDeps) {

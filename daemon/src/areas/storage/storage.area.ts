@@ -22,7 +22,8 @@ import { FileVersionsService, versionRestoreJob, type FileVersionsDeps, type Ver
 import { runHomeMove, runHomeRelease } from './homes.jobs.ts';
 import { initHomeModels } from './homes.model.ts';
 import { homesHandlers } from './homes.routes.ts';
-import { homeMoveJob, homeReleaseJob, HomesService, type HomeShares } from './homes.service.ts';
+import type { HomeShares } from './homes-deps.ts';
+import { homeMoveJob, homeReleaseJob, HomesService } from './homes.service.ts';
 import { RestorePoints } from './restore-points.ts';
 import { DiskGuard } from './disk-guard.ts';
 import { PlanStore } from './plan-store.ts';

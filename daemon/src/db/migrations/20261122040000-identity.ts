@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { MigrationContext } from '../migrate.ts';
+import type { MigrationContext } from '../migration-types.ts';
 
 /** Identity: uids, groups, grants, TOTP, recovery codes and sign-in throttling. */
 export async function up({ qi, transaction }: MigrationContext): Promise<void> {

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { MigrationContext } from '../migrate.ts';
+import type { MigrationContext } from '../migration-types.ts';
 
 export async function up({ qi, transaction }: MigrationContext): Promise<void> {
   // A home is a share on a dataset of the home pool; it outlives its user (user_id null, folder renamed).

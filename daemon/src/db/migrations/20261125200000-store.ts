@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { MigrationContext } from '../migrate.ts';
+import type { MigrationContext } from '../migration-types.ts';
 
 export async function up({ qi, transaction }: MigrationContext): Promise<void> {
   // Store catalogs: project ones (built_in) are added at start from the daemon's list; custom ones by administrators.

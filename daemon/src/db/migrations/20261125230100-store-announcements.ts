@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { MigrationContext } from '../migrate.ts';
+import type { MigrationContext } from '../migration-types.ts';
 
 export async function up({ qi, transaction }: MigrationContext): Promise<void> {
   // The app versions the check announced to the administrators: each one once, a newer one again.

@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { MigrationContext } from '../migrate.ts';
+import type { MigrationContext } from '../migration-types.ts';
 
 export async function up({ qi, transaction }: MigrationContext): Promise<void> {
   // The catalog an app was installed from (its id), which alone may bring its updates; null: uploaded by hand.

@@ -1,4 +1,4 @@
-import type { MigrationSet } from '../migrate.ts';
+import type { MigrationSet } from '../migration-types.ts';
 
 /**
  * Every migration, by name. Listed here rather than found by reading the folder, so the bundled

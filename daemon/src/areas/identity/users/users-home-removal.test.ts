@@ -15,7 +15,8 @@ import type { ZfsObject } from '../../../host/zfs/zfs-get.ts';
 import { SqliteSessionStore } from '../auth/session-store.ts';
 import { initSessionModel } from '../auth/session.model.ts';
 import { initHomeModels, type HomeModels } from '../../storage/homes.model.ts';
-import { HomesService, type HomeShares } from '../../storage/homes.service.ts';
+import type { HomeShares } from '../../storage/homes-deps.ts';
+import { HomesService } from '../../storage/homes.service.ts';
 import { createIdentityArea } from '../identity.area.ts';
 import { initUserModel } from './user.model.ts';
 
