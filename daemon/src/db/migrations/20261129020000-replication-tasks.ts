@@ -1,5 +1,5 @@
 import { DataTypes } from 'sequelize';
-import type { MigrationContext } from '../migrate.ts';
+import type { MigrationContext } from '../migration-types.ts';
 
 export async function up({ qi, transaction }: MigrationContext): Promise<void> {
   // No foreign key to the pairing: a task outlives the end of its pairing and then fails its runs with a code.
