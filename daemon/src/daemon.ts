@@ -343,7 +343,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     updates,
     apps,
     store,
-    createReplicationArea({ clock }),
+    createReplicationArea({ db, config, clock, logger, topics, tls, pools: storage.pools, shares: sharesArea.shares, options: options.replication }),
     serverStep,
     proxy,
     { name: 'scheduler', start: () => scheduler.start(), close: () => scheduler.stop() },

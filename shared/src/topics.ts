@@ -13,6 +13,7 @@ import type { NetworkState } from './api/network/network.ts';
 import type { StoreState } from './api/store/store.ts';
 import type { UpdateStatus } from './api/updates/updates.ts';
 import type { ProxySettings } from './api/proxy/proxy.ts';
+import type { Pairing } from './api/replication/replication.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -105,6 +106,9 @@ export type SystemUpdatesEvent = { type: 'changed'; data: UpdateStatus } | { typ
 /** The reverse proxy's settings as GET /api/proxy answers them, sent whole after every change (another administrator's too). */
 export type ProxyEvent = { type: 'changed'; data: ProxySettings };
 
+/** The box's pairings as GET /api/storage/replication/pairings answers them, sent whole after every change. */
+export type StorageReplicationEvent = { type: 'changed'; data: Pairing[] };
+
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
   storageAlerts: topic<StorageHealth, StorageAlertsEvent>(/^storage\/alerts$/),
@@ -139,6 +143,8 @@ export const topics = {
   systemUpdates: topic<UpdateStatus, SystemUpdatesEvent>(/^system\/updates$/),
   /** Administrators only; snapshot: the same as GET /api/proxy. */
   proxy: topic<ProxySettings, ProxyEvent>(/^proxy$/),
+  /** Administrators only; snapshot: the same as GET /api/storage/replication/pairings. */
+  storageReplication: topic<Pairing[], StorageReplicationEvent>(/^storage\/replication$/),
 };
 
 export const topicName = {
@@ -160,6 +166,7 @@ export const topicName = {
   storeAdmin: 'store/admin',
   systemUpdates: 'system/updates',
   proxy: 'proxy',
+  storageReplication: 'storage/replication',
 };
 
 /** What a client receives for a subscribed topic. */

@@ -11,6 +11,7 @@ import { firstRunRoutes } from './system/first-run.ts';
 import { groupsRoutes } from './identity/groups.ts';
 import { permissionsRoutes } from './identity/permissions.ts';
 import { proxyRoutes } from './proxy/proxy.ts';
+import { replicationRoutes } from './replication/replication.ts';
 import { usersRoutes } from './identity/users.ts';
 import { desktopRoutes } from './desktop/desktop.ts';
 import { docsRoutes } from './system/docs.ts';
@@ -62,6 +63,7 @@ export const api = {
   store: storeRoutes,
   updates: updatesRoutes,
   installer: installerRoutes,
+  replication: replicationRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -15,6 +15,7 @@ import { logErrors } from './logs.ts';
 import { networkErrors } from './network.ts';
 import { notificationErrors } from './notifications.ts';
 import { proxyErrors } from './proxy.ts';
+import { replicationErrors } from './replication.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
 import { storeErrors } from './store.ts';
@@ -54,6 +55,7 @@ export const errorCatalog = {
   ...storeErrors,
   ...updatesErrors,
   ...installerErrors,
+  ...replicationErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

@@ -32,4 +32,5 @@ export const areaDescriptions: Record<AreaName, string> = {
   store: 'The app store: catalogs, their apps and installing from them.',
   updates: 'Updates of the box and of the distribution.',
   installer: 'The installer of a new box, driven by the console.',
+  replication: 'Replication to a second box: pairing the boxes (offers, pairings).',
 };
