@@ -16,9 +16,11 @@ export const spkiSha256 = (pem: string): string =>
  * by its key (the installation medium's, which names no address). String bodies only, which is
  * what API tests send.
  */
-export function nodeFetch(options: { localAddress?: string; pinnedCertificate?: string }): typeof fetch {
+export function nodeFetch(options: { localAddress?: string; pinnedCertificate?: string; ca?: string }): typeof fetch {
   const pin = options.pinnedCertificate;
-  const tls = pin
+  const tls = options.ca
+    ? { ca: options.ca }
+    : pin
     ? {
         ca: pin,
         // The chain verified against the certificate itself; its key, not a name, is what is pinned.

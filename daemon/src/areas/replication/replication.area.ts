@@ -45,7 +45,7 @@ export interface ReplicationAreaDeps {
   /** The box's root fingerprint, null while there is none. */
   tls: { service: Pick<TlsService, 'rootFingerprint'> };
   /** The pools with their datasets. */
-  pools: Pick<PoolsService, 'list'>;
+  pools: Pick<PoolsService, 'refresh'>;
   /** The datasets of shares (homes are shares too). */
   shares: Pick<SharesService, 'datasets'>;
   options?: ReplicationOptions;
@@ -77,7 +77,7 @@ export function createReplicationArea(deps: ReplicationAreaDeps) {
     sshPort: options.sshPort ?? 22,
     rootFingerprint: () => deps.tls.service.rootFingerprint(),
     parentRefusal: async (parent) => {
-      const datasets = (await deps.pools.list()).pools.flatMap((pool) => pool.datasets.map((d) => d.name));
+      const datasets = (await deps.pools.refresh()).pools.flatMap((pool) => pool.datasets.map((d) => d.name));
       const shares = (await deps.shares.datasets()).flatMap((share) => (share.dataset ? [share.dataset] : []));
       return parentRefusal(parent, datasets, shares);
     },
