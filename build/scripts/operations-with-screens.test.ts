@@ -34,6 +34,11 @@ const withoutScreen: Record<string, string> = {
   'installer.startNetworkTest': "the console's installer wizard calls it by operation name",
   'installer.install': "the console's installer wizard calls it by operation name",
   'installer.reboot': "the console's installer wizard calls it by operation name",
+  'replication.createOffer': "Storage Manager's Replication section comes with the tasks",
+  'replication.accept': "the source box's daemon calls it when pairing (areas/replication/pinned-target.ts), not a page",
+  'replication.pair': "Storage Manager's Replication section comes with the tasks",
+  'replication.pairings': "Storage Manager's Replication section comes with the tasks",
+  'replication.unpair': "Storage Manager's Replication section comes with the tasks",
 };
 
 function sources(dir: string, out: string[] = []): string[] {
