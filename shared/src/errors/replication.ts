@@ -15,12 +15,12 @@ export const replicationErrors = defineErrors({
   'replication.code.attempts': { status: 429, title: 'Too many wrong pairing codes: make a new offer on the target' },
   'replication.key.invalid': { status: 400, title: 'The public key is no single ed25519 key line' },
   'replication.address.invalid': { status: 400, title: 'The address is no host name or IP address with an optional port', params: ['address'] },
-  'replication.target.unreachable': { status: 502, title: 'The target box did not answer over HTTPS', params: ['address'] },
+  'replication.target.unreachable': { status: 422, title: 'The target box did not answer over HTTPS', params: ['address'] },
   'replication.target.fingerprint': {
     status: 422,
     title: "The target's root certificate has another fingerprint than the one entered",
     params: ['address', 'presented'],
   },
-  'replication.target.refused': { status: 502, title: 'The target box refused the pairing', params: ['status'] },
+  'replication.target.refused': { status: 422, title: 'The target box refused the pairing', params: ['status'] },
   'replication.pairing.not_found': { status: 404, title: 'There is no such pairing', params: ['id'] },
 });

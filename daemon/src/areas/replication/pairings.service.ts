@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  Pairing,
-  PairingAcceptance,
-  PairingAcceptRequest,
-  PairingOffer,
-  PairRequest,
-} from '../../../../shared/src/api/replication/replication.ts';
+import type { Pairing, PairingAcceptance, PairingAcceptRequest, PairingOffer, PairRequest } from '../../../../shared/src/api/replication/replication.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -75,7 +69,12 @@ export class PairingsService {
     const hostKey = await this.requireHostKey();
     const redeemed = this.deps.offers.redeem(request.code);
     if ('refused' in redeemed) {
-      this.deps.logger.warn('replication pairing code refused', { logCode: 'replication.codeRefused', component: 'replication', from, reason: redeemed.refused });
+      this.deps.logger.warn('replication pairing code refused', {
+        logCode: 'replication.codeRefused',
+        component: 'replication',
+        from,
+        reason: redeemed.refused,
+      });
       throw new ProblemError(codeRefusals[redeemed.refused]);
     }
     const { parent } = redeemed.offer;

@@ -37,7 +37,11 @@ describe('replication SSH keys: key lines, fingerprints, authorized_keys lines',
   });
 
   it('writes the restrict line with the forced command, and refuses a word the shell would read', () => {
-    const line = authorizedKeysLine({ command: ['/usr/bin/node', '/opt/x.js', 'id-1', 'tank/replica'], key: 'ssh-ed25519 AAAA', comment: 'cellar-pairing-id-1' });
+    const line = authorizedKeysLine({
+      command: ['/usr/bin/node', '/opt/x.js', 'id-1', 'tank/replica'],
+      key: 'ssh-ed25519 AAAA',
+      comment: 'cellar-pairing-id-1',
+    });
     expect(line).to.equal('restrict,command="/usr/bin/node /opt/x.js id-1 tank/replica" ssh-ed25519 AAAA cellar-pairing-id-1');
     for (const word of ['a b', 'a"b', 'a;b', '$(id)', '`id`', 'a\nb', "a'b"])
       expect(() => authorizedKeysLine({ command: ['/usr/bin/node', word], key: 'k', comment: 'c' }), word).to.throw(/shell/);

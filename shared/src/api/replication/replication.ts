@@ -113,9 +113,7 @@ export const pairing = Joi.object<Pairing, true>({
   rootFingerprint: Joi.string().allow(null).required(),
   sshHostKeyFingerprint: Joi.string().required(),
   keyFingerprint: Joi.string().required(),
-  ssh: Joi.object({ host: Joi.string().required(), port: Joi.number().integer().required(), user: Joi.string().required() })
-    .allow(null)
-    .required(),
+  ssh: Joi.object({ host: Joi.string().required(), port: Joi.number().integer().required(), user: Joi.string().required() }).allow(null).required(),
   createdAt: isoTime().required(),
 }).id('Pairing');
 
@@ -134,7 +132,7 @@ export const replicationRoutes = {
     body: pairingOfferRequest,
     status: 201,
     response: pairingOffer,
-    errors: ['replication.parent.invalid', 'replication.https.off', 'replication.ssh.unavailable'],
+    errors: ['replication.parent.invalid', 'replication.https.off', 'replication.ssh.unavailable', 'host.tool.missing'],
   }),
   accept: defineRoute({
     id: 'replication.accept',
