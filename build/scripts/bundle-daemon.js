@@ -25,7 +25,12 @@ export async function bundleDaemon() {
   await rm(outdir, { recursive: true, force: true });
   await build({
     // The user file worker is a program of its own: the daemon forks it once per user (host/share-fs).
-    entryPoints: [path.join(repo, 'daemon/src/main.ts'), path.join(repo, 'daemon/src/host/share-fs/user-fs-worker.ts')],
+    // So is replication's forced command: sshd starts it for a pairing's key (areas/replication).
+    entryPoints: [
+      path.join(repo, 'daemon/src/main.ts'),
+      path.join(repo, 'daemon/src/host/share-fs/user-fs-worker.ts'),
+      path.join(repo, 'daemon/src/areas/replication/receive-command.ts'),
+    ],
     entryNames: '[name]',
     outdir,
     // Modules the daemon imports lazily (the OpenAPI generator, image rendering) stay separate

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,6 +61,14 @@ describe('bundled daemon (npm start)', function () {
     expect(Object.keys(doc.paths)).to.include('/api/health');
     const css = await fetch(`${base}/api/docs/assets/docs.css`);
     expect(css.status).to.equal(200);
+  });
+
+  it('ships the replication forced command beside main.js for sshd, and it refuses what is not receive or list', () => {
+    const command = path.join(path.dirname(bundlePath), 'receive-command.js');
+    const env = { ...process.env, SSH_ORIGINAL_COMMAND: 'id' };
+    const ran = spawnSync(process.execPath, [command, 'pairing-1', 'tank/replica'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(ran.stderr).to.contain('cellar: refused: ');
+    expect(ran.status).to.equal(2);
   });
 
   it('runs with the same Node options under systemd and npm start', () => {

@@ -42,6 +42,11 @@ const withoutScreen: Record<string, string> = {
   'replicationTasks.delete': "issue 33: the Storage Manager's Replication section is not built yet (it comes with the pairing screens)",
   'replicationTasks.run': "issue 33: the Storage Manager's Replication section is not built yet (it comes with the pairing screens)",
   'replicationTasks.runs': "issue 33: the Storage Manager's Replication section is not built yet (it comes with the pairing screens)",
+  'replication.createOffer': "Storage Manager's Replication section comes with the tasks",
+  'replication.accept': "the source box's daemon calls it when pairing (areas/replication/pinned-target.ts), not a page",
+  'replication.pair': "Storage Manager's Replication section comes with the tasks",
+  'replication.pairings': "Storage Manager's Replication section comes with the tasks",
+  'replication.unpair': "Storage Manager's Replication section comes with the tasks",
 };
 
 const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');

@@ -6,6 +6,7 @@ import type { BackupHostOptions } from './areas/backup-part.ts';
 import type { LogArchiveLocation } from './areas/logs/logs.service.ts';
 import type { StorageOptions } from './areas/storage/storage.area.ts';
 import type { ProxyOptions } from './areas/proxy/proxy.area.ts';
+import type { ReplicationOptions } from './areas/replication/replication.area.ts';
 import type { SystemHostOptions } from './areas/system/system.area.ts';
 import type { UpdatesOptions } from './areas/updates/updates.area.ts';
 import type { InstallerAreaOptions } from './areas/installer/installer.area.ts';
@@ -89,5 +90,7 @@ export interface DaemonOptions {
   /** Installer seams: host effects, loop devices as targets, the mDNS interface, the claim's lifetime, the registry to test. */
   installer?: InstallerAreaOptions;
   /** Replication tasks' seams: the pairing lookup and the send engine (tests: a test pairing and a local send). */
-  replication?: import('./replication-tasks-step.ts').ReplicationSeams;
+  replicationTasks?: import('./replication-tasks-step.ts').ReplicationSeams;
+  /** Replication seams: the account pairing keys sign in as, the SSH host key and port told to a source. */
+  replication?: ReplicationOptions;
 }

@@ -98,7 +98,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   let firstRun: FirstRunSetup | null = null;
   // The sign-in page's root fingerprint comes from the TLS area, built with the scheduler further down.
   let tlsArea: TlsArea | null = null;
-  const replicationTasks = new ReplicationTasksStep(options.replication);
+  const replicationTasks = new ReplicationTasksStep(options.replicationTasks);
   const clock = options.clock ?? systemClock;
   // How the areas' backup parts reach the host (accounts, Samba, SSH host keys, zfs) when restored.
   const backupHost = backupHostOptions(config.mode, options.backup);
@@ -346,7 +346,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     updates,
     apps,
     store,
-    createReplicationArea({ clock }),
+    createReplicationArea({ db, config, clock, logger, topics, tls, pools: storage.pools, shares: sharesArea.shares, options: options.replication }),
     replicationTasks.area({ db, clock, logger, jobs, scheduler, topics, storage, apps, shares: sharesArea.shares, zone: () => systemArea.time.zone() }),
     serverStep,
     proxy,

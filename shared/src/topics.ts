@@ -14,6 +14,7 @@ import type { StoreState } from './api/store/store.ts';
 import type { UpdateStatus } from './api/updates/updates.ts';
 import type { ProxySettings } from './api/proxy/proxy.ts';
 import type { ReplicationTask } from './api/replication/tasks.ts';
+import type { Pairing } from './api/replication/replication.ts';
 
 /**
  * Every live topic: its name pattern, the payload of its events and of its snapshot.
@@ -109,6 +110,8 @@ export type ProxyEvent = { type: 'changed'; data: ProxySettings };
 /** Replication tasks as GET /api/storage/replication/tasks answers them after every change, and the bytes of running runs; administrators only. */
 export type ReplicationTasksEvent =
   { type: 'changed'; data: ReplicationTask[] } | { type: 'progress'; data: { taskId: number; jobId: number; bytes: number; total: number } };
+/** The box's pairings as GET /api/storage/replication/pairings answers them, sent whole after every change. */
+export type StorageReplicationEvent = { type: 'changed'; data: Pairing[] };
 
 export const topics = {
   storagePools: topic<PoolList, StoragePoolsEvent>(/^storage\/pools$/),
@@ -146,6 +149,8 @@ export const topics = {
   proxy: topic<ProxySettings, ProxyEvent>(/^proxy$/),
   /** Administrators only; snapshot: the same as GET /api/storage/replication/tasks. */
   replicationTasks: topic<ReplicationTask[], ReplicationTasksEvent>(/^replication\/tasks$/),
+  /** Administrators only; snapshot: the same as GET /api/storage/replication/pairings. */
+  storageReplication: topic<Pairing[], StorageReplicationEvent>(/^storage\/replication$/),
 };
 
 export const topicName = {
@@ -168,6 +173,7 @@ export const topicName = {
   systemUpdates: 'system/updates',
   proxy: 'proxy',
   replicationTasks: 'replication/tasks',
+  storageReplication: 'storage/replication',
 };
 
 /** What a client receives for a subscribed topic. */

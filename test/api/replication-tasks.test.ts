@@ -44,7 +44,7 @@ describe('replication tasks API', function () {
       {},
       {
         storage: loopStorage(disks),
-        replication: { pairing: async (id) => (id === pairingId ? { id, parent } : null) },
+        replicationTasks: { pairing: async (id) => (id === pairingId ? { id, parent } : null) },
       },
     );
     admin = await box.signIn();

@@ -26,6 +26,7 @@ const flatOrder: (keyof typeof api)[] = [
   'shares',
   'files',
   'storage',
+  'replication',
   'homes',
   'fileVersions',
   'replicationTasks',

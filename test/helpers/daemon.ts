@@ -5,6 +5,7 @@ import { ApiError, createApiClient, type ApiClient } from '../../shared/src/clie
 import type { UserInfo } from '../../shared/src/api/identity/auth.ts';
 import type { Config } from '../../daemon/src/config/config.ts';
 import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/daemon.ts';
+import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
 import { cookieFetch } from './cookie-fetch.ts';
 import { fetchFrom, nodeFetch } from './local-address.ts';
 import { ContractMismatch, contractChecker, rawBody, type ContractChecker } from './openapi-check.ts';
@@ -64,7 +65,9 @@ export async function startTestDaemon(
   // The installation medium serves HTTPS with a key of its own: its clients pin that key, as a console does.
   const mediumCertificate = path.join(dataDir, 'medium-tls', 'certificate.pem');
   const pinned = url.startsWith('https:') && existsSync(mediumCertificate) ? readFileSync(mediumCertificate, 'utf8') : undefined;
-  const base = pinned ? nodeFetch({ pinnedCertificate: pinned }) : fetch;
+  // Any other HTTPS daemon is trusted by its own root, read from its data directory (not from what it presents).
+  const root = url.startsWith('https:') && !pinned ? new TlsStore(path.join(dataDir, 'tls'), path.join(dataDir, 'tls-secret')).rootPem() : null;
+  const base = pinned ? nodeFetch({ pinnedCertificate: pinned }) : root ? nodeFetch({ ca: root }) : fetch;
   // Fetched on the first call of a client: other HTTPS daemons' tests bring their own client and trust.
   let loaded: Promise<ContractChecker> | undefined;
   const checker = () => (loaded ??= contractChecker(url, base));

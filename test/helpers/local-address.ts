@@ -13,23 +13,25 @@ export const spkiSha256 = (pem: string): string =>
  * A fetch over Node's own http/https modules, for what the global fetch cannot do: leave from one
  * loopback address (any of 127.0.0.0/8 on Linux, so the daemon sees another client address, as
  * a request from another computer would show it), and trust exactly one self-signed certificate
- * by its key (the installation medium's, which names no address). String bodies only, which is
- * what API tests send.
+ * by its key (the installation medium's, which names no address), or trust a box's own root (`ca`).
+ * String bodies only, which is what API tests send.
  */
-export function nodeFetch(options: { localAddress?: string; pinnedCertificate?: string }): typeof fetch {
+export function nodeFetch(options: { localAddress?: string; pinnedCertificate?: string; ca?: string }): typeof fetch {
   const pin = options.pinnedCertificate;
-  const tls = pin
-    ? {
-        ca: pin,
-        // The chain verified against the certificate itself; its key, not a name, is what is pinned.
-        checkServerIdentity: (_host: string, cert: PeerCertificate) =>
-          createHash('sha256')
-            .update(cert.pubkey ?? '')
-            .digest('hex') === spkiSha256(pin)
-            ? undefined
-            : new Error('another key'),
-      }
-    : {};
+  const tls = options.ca
+    ? { ca: options.ca }
+    : pin
+      ? {
+          ca: pin,
+          // The chain verified against the certificate itself; its key, not a name, is what is pinned.
+          checkServerIdentity: (_host: string, cert: PeerCertificate) =>
+            createHash('sha256')
+              .update(cert.pubkey ?? '')
+              .digest('hex') === spkiSha256(pin)
+              ? undefined
+              : new Error('another key'),
+        }
+      : {};
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : input);

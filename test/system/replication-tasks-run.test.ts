@@ -109,7 +109,7 @@ describe('replication task runs with zfs send | zfs receive between two zfs-fuse
       {
         clock: { now: () => Date.now() + offset },
         storage: loopStorage(disks),
-        replication: { pairing: async (id) => (id === pairingId ? { id, parent } : null), send: localSend, remote: localRemote },
+        replicationTasks: { pairing: async (id) => (id === pairingId ? { id, parent } : null), send: localSend, remote: localRemote },
       },
     );
     admin = await box.signIn();

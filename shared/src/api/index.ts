@@ -12,6 +12,7 @@ import { groupsRoutes } from './identity/groups.ts';
 import { permissionsRoutes } from './identity/permissions.ts';
 import { proxyRoutes } from './proxy/proxy.ts';
 import { replicationTasksRoutes } from './replication/tasks.ts';
+import { replicationRoutes } from './replication/replication.ts';
 import { usersRoutes } from './identity/users.ts';
 import { desktopRoutes } from './desktop/desktop.ts';
 import { docsRoutes } from './system/docs.ts';
@@ -64,6 +65,7 @@ export const api = {
   updates: updatesRoutes,
   installer: installerRoutes,
   replicationTasks: replicationTasksRoutes,
+  replication: replicationRoutes,
 } satisfies Record<string, RouteTable>;
 
 export type Api = typeof api;

@@ -16,6 +16,7 @@ import { networkErrors } from './network.ts';
 import { notificationErrors } from './notifications.ts';
 import { proxyErrors } from './proxy.ts';
 import { replicationTaskErrors } from './replication-tasks.ts';
+import { replicationErrors } from './replication.ts';
 import { requestErrors } from './request.ts';
 import { storageErrors } from './storage.ts';
 import { storeErrors } from './store.ts';
@@ -56,6 +57,7 @@ export const errorCatalog = {
   ...updatesErrors,
   ...installerErrors,
   ...replicationTaskErrors,
+  ...replicationErrors,
 } satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof errorCatalog;

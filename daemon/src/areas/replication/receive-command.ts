@@ -33,7 +33,9 @@ function main(): void {
   if ('refused' in request) refuse(pairingId, request.refused, original);
   const [command, ...args] = zfsArgs(request);
   journal(`pairing ${pairingId}: ${request.verb} ${request.dataset}`);
-  const child = spawn(command!, args, { stdio: 'inherit', shell: false });
+  // sshd gives a user's session a PATH without the sbin folders, where zfs lives.
+  const env = { ...process.env, PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
+  const child = spawn(command!, args, { stdio: 'inherit', shell: false, env });
   child.on('error', (err) => refuse(pairingId, `zfs could not start: ${err.message}`, original));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -26,5 +26,6 @@ export const migrations: MigrationSet = {
   '20261128050000-app-source': () => import('./20261128050000-app-source.ts'),
   '20261128120000-app-quotas': () => import('./20261128120000-app-quotas.ts'),
   '20261128150000-job-titles': () => import('./20261128150000-job-titles.ts'),
+  '20261129020000-replication-pairings': () => import('./20261129020000-replication-pairings.ts'),
   '20261129020000-replication-tasks': () => import('./20261129020000-replication-tasks.ts'),
 };

@@ -33,4 +33,5 @@ export const areaDescriptions: Record<AreaName, string> = {
   updates: 'Updates of the box and of the distribution.',
   installer: 'The installer of a new box, driven by the console.',
   replicationTasks: 'Replication tasks: which datasets go to a paired box, when, and what the target keeps; runs as jobs.',
+  replication: 'Replication to a second box: pairing the boxes (offers, pairings).',
 };
