@@ -16,7 +16,10 @@ function digest(root: string, rel = ''): Record<string, string> {
   for (const name of readdirSync(path.join(root, rel)).sort()) {
     const file = path.join(rel, name);
     if (statSync(path.join(root, file)).isDirectory()) Object.assign(out, digest(root, file));
-    else out[file] = createHash('sha256').update(readFileSync(path.join(root, file))).digest('hex');
+    else
+      out[file] = createHash('sha256')
+        .update(readFileSync(path.join(root, file)))
+        .digest('hex');
   }
   return out;
 }
@@ -25,14 +28,22 @@ function digest(root: string, rel = ''): Record<string, string> {
  * A snapshot's files through a clone (zfs-fuse has no `.zfs/snapshot`). Reading the target's live
  * file system would change it (atime), and zfs receive without -F then refuses the next stream.
  */
-function snapshotDigest(snapshot: string): Record<string, string> {
+async function snapshotDigest(snapshot: string): Promise<Record<string, string>> {
   const clone = `${snapshot.split('/')[0]}/check${randomBytes(3).toString('hex')}`;
   sh(['zfs', 'clone', snapshot, clone]);
   try {
     return digest(sh(['zfs', 'get', '-H', '-o', 'value', 'mountpoint', clone]).trim());
   } finally {
-    sh(['zfs', 'unmount', clone]);
-    sh(['zfs', 'destroy', clone]);
+    // zfs-fuse answers "dataset is busy" for a moment after a clone's files were read.
+    for (let i = 0; ; i++) {
+      try {
+        sh(['zfs', 'destroy', '-f', clone]);
+        break;
+      } catch (err) {
+        if (i === 40) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   }
 }
 
@@ -81,7 +92,7 @@ describe('system: replication send and receive between two namespaces', function
     const first = (await run({}, (p) => progress.push(p)).done).outcome;
     expectOk(first);
     expect(first).to.include({ kind: 'full', snapshot: `${dataset()}@r1` });
-    expect(snapshotDigest(`${boxes.parent}/photos@r1`)).to.deep.equal(snapshotDigest(`${dataset()}@r1`));
+    expect(await snapshotDigest(`${boxes.parent}/photos@r1`)).to.deep.equal(await snapshotDigest(`${dataset()}@r1`));
     expect(progress.at(-1)?.bytes).to.equal(first.bytes);
     // zfs-fuse has no `send -nP`: the estimate from space accounting is near the real stream.
     expect(progress.at(-1)!.estimate / first.bytes).to.be.within(0.9, 1.1);
@@ -95,8 +106,8 @@ describe('system: replication send and receive between two namespaces', function
     expectOk(second);
     expect(second).to.include({ kind: 'incremental', base: `${dataset()}@r1`, snapshot: `${dataset()}@r2` });
     expect(second.bytes).to.be.below(first.bytes);
-    const r2 = snapshotDigest(`${boxes.parent}/photos@r2`);
-    expect(r2).to.deep.equal(snapshotDigest(`${dataset()}@r2`));
+    const r2 = await snapshotDigest(`${boxes.parent}/photos@r2`);
+    expect(r2).to.deep.equal(await snapshotDigest(`${dataset()}@r2`));
     expect(Object.keys(r2)).to.deep.equal(['album/a.jpg', 'album/c.jpg', 'notes.txt']);
     expect([userrefs(`${dataset()}@r1`), userrefs(`${dataset()}@r2`)]).to.deep.equal([0, 1]);
     // A held base cannot be destroyed by the source's own retention.
@@ -137,7 +148,7 @@ describe('system: replication send and receive between two namespaces', function
     }
     expectOk(next!);
     expect(next).to.include({ kind: 'incremental', base: `${dataset()}@r2`, snapshot: `${dataset()}@r3` });
-    expect(snapshotDigest(`${boxes.parent}/photos@r3`)).to.deep.equal(snapshotDigest(`${dataset()}@r3`));
+    expect(await snapshotDigest(`${boxes.parent}/photos@r3`)).to.deep.equal(await snapshotDigest(`${dataset()}@r3`));
     expect(targetNames(`${boxes.parent}/photos`).filter((n) => n.includes('%'))).to.deep.equal([]);
   });
 
