@@ -175,6 +175,31 @@ describe('system: replication send and receive between two namespaces', function
     expect(unrelated).to.include({ ok: false, code: 'no-common-snapshot' });
   });
 
+  it('a target changed by hand ends with target-modified, a removed pairing key with pairing-refused', async () => {
+    const other = `${boxes.sourcePool}/other`;
+    writeFileSync(path.join(boxes.mountOf(`${boxes.parent}/shared`), 'by-hand.txt'), 'changed on the target\n');
+    sh(['zfs', 'snapshot', `${other}@y`]);
+    const modified = (await run({ dataset: other, remoteSuffix: 'shared' }).done).outcome;
+    expect(modified).to.include({ ok: false, code: 'target-modified' });
+    // Ending the pairing on the target removes its key's line.
+    const keys = path.join(boxes.work, 'authorized_keys');
+    const lines = readFileSync(keys, 'utf8');
+    writeFileSync(
+      keys,
+      lines
+        .split('\n')
+        .filter((l) => !l.includes('command='))
+        .join('\n'),
+      { mode: 0o600 },
+    );
+    try {
+      const removed = (await run().done).outcome;
+      expect(removed).to.include({ ok: false, code: 'pairing-refused' });
+    } finally {
+      writeFileSync(keys, lines, { mode: 0o600 });
+    }
+  });
+
   it('a changed host key is refused with host-key-changed, an unknown one with host-key-unknown', async () => {
     await boxes.replaceHostKey();
     const changed = (await run().done).outcome;

@@ -63,7 +63,7 @@ export function classifySsh(outcome: SshOutcome): ReplicationFailureCode | null 
   }
   if (/cellar: refused: /.test(stderr)) return 'refused-by-target';
   if (/out of space|No space left|quota exceeded/i.test(stderr)) return 'target-pool-full';
-  if (/does not match incremental source|does not exist.*incremental|destination .* does not exist/i.test(stderr)) return 'no-common-snapshot';
+  if (/does not\s+match incremental source|does not exist.*incremental|destination .* does not exist/i.test(stderr)) return 'no-common-snapshot';
   if (/has been modified\s+since most recent snapshot/i.test(stderr)) return 'target-modified';
   if (/destination .* exists|must specify -F/i.test(stderr)) return 'target-exists';
   // Killed by a signal on our side or the channel closed without a code: the link went away.
