@@ -72,7 +72,10 @@ export class ReplicationBoxes {
     await ensureZfsFuse();
     this.disks.add(1, this.options.sourcePoolSize);
     this.disks.add(1, this.options.targetPoolSize);
-    for (const [pool, i] of [[this.sourcePool, 0], [this.targetPool, 1]] as const) {
+    for (const [pool, i] of [
+      [this.sourcePool, 0],
+      [this.targetPool, 1],
+    ] as const) {
       this.disks.pools.add(pool);
       sh(['zpool', 'create', '-m', path.join(this.disks.work, pool), pool, this.disks.loops[i]!]);
     }
@@ -176,10 +179,14 @@ export class ReplicationBoxes {
   /** One run of the engine inside the source namespace (replication-send-child.ts). */
   replicate(request: Omit<ReplicateRequest, 'signal' | 'onProgress' | 'target'> & { target?: ReplicationTarget }, onProgress?: (p: SendProgress) => void) {
     const input = { target: this.target(), ...request };
-    const child = spawn('ip', ['netns', 'exec', this.sourceNs, process.execPath, '--import', 'tsx', path.join(repo, 'test/helpers/replication-send-child.ts'), JSON.stringify(input)], {
-      cwd: repo,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'ip',
+      ['netns', 'exec', this.sourceNs, process.execPath, '--import', 'tsx', path.join(repo, 'test/helpers/replication-send-child.ts'), JSON.stringify(input)],
+      {
+        cwd: repo,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const done = new Promise<{ outcome: ReplicateOutcome; ms: number }>((resolve, reject) => {
