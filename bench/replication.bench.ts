@@ -96,8 +96,7 @@ export async function replicationBench(): Promise<BenchRow[]> {
         target: 'ratio at least 0.9',
         ok: plain / ours >= 0.9,
       },
-      // The same pipe into the forced command: in tests it starts through tsx (about a second, twice
-      // per engine run: list and receive; the packaged daemon starts it from its bundle).
+      // The same pipe into the forced command (bundled, as packaged): the engine's own cost alone.
       {
         name: `${name} (against the pipe into the forced command)`,
         value: rate(ours),

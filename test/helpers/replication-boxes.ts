@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import type { ReplicateOutcome, ReplicateRequest } from '../../daemon/src/host/zfs-replication/replicate.ts';
 import type { SendProgress } from '../../daemon/src/host/zfs-replication/run-send.ts';
 import type { ReplicationTarget } from '../../daemon/src/host/zfs-replication/ssh-target.ts';
@@ -10,7 +10,6 @@ import { ensureZfsFuse, LoopDisks } from '../system/zfs-fixture.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const command = path.join(repo, 'daemon/src/areas/replication/receive-command.ts');
-const tsx = fileURLToPath(import.meta.resolve('tsx'));
 const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 const quiet = (argv: string[]) => {
   try {
@@ -109,7 +108,11 @@ export class ReplicationBoxes {
   private addKeys(): void {
     for (const key of ['host', 'pairing', 'by-hand']) sh(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-f', path.join(this.work, key)]);
     this.pinHostKey(path.join(this.work, 'known_hosts'));
-    const forced = `${process.execPath} --import ${tsx} ${command} pairing-1 ${this.parent}`;
+    // Bundled once, as the package ships it, so each request starts plain node (tsx's start took a
+    // second, twice per run, and made the bench measure it).
+    const bundle = path.join(this.work, 'receive-command.mjs');
+    buildSync({ entryPoints: [command], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'error' });
+    const forced = `${process.execPath} ${bundle} pairing-1 ${this.parent}`;
     const lines = [
       `restrict,command="${forced}" ${readFileSync(path.join(this.work, 'pairing.pub'), 'utf8').trim()}`,
       `restrict ${readFileSync(path.join(this.work, 'by-hand.pub'), 'utf8').trim()}`,
