@@ -31,18 +31,15 @@ function digest(root: string, rel = ''): Record<string, string> {
 async function snapshotDigest(snapshot: string): Promise<Record<string, string>> {
   const clone = `${snapshot.split('/')[0]}/check${randomBytes(3).toString('hex')}`;
   sh(['zfs', 'clone', snapshot, clone]);
-  try {
-    return digest(sh(['zfs', 'get', '-H', '-o', 'value', 'mountpoint', clone]).trim());
-  } finally {
-    // zfs-fuse answers "dataset is busy" for a moment after a clone's files were read.
-    for (let i = 0; ; i++) {
-      try {
-        sh(['zfs', 'destroy', '-f', clone]);
-        break;
-      } catch (err) {
-        if (i === 40) throw err;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+  const files = digest(sh(['zfs', 'get', '-H', '-o', 'value', 'mountpoint', clone]).trim());
+  // zfs-fuse answers "dataset is busy" for a moment after a clone's files were read.
+  for (let i = 0; ; i++) {
+    try {
+      sh(['zfs', 'destroy', '-f', clone]);
+      return files;
+    } catch (err) {
+      if (i === 40) throw err;
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
 }
