@@ -8,6 +8,7 @@ import { installerBench } from './installer.bench.ts';
 import { logsBench } from './logs.bench.ts';
 import { platformBench } from './platform.bench.ts';
 import { proxyBench } from './proxy.bench.ts';
+import { replicationBench } from './replication.bench.ts';
 import { storageBench } from './storage.bench.ts';
 import { storeBench } from './store.bench.ts';
 import { systemBench } from './system.bench.ts';
@@ -34,6 +35,7 @@ const suites: { name: string; run: () => Promise<BenchRow[]> }[] = [
   { name: 'console', run: consoleBench },
   { name: 'installer', run: installerBench },
   { name: 'store', run: storeBench },
+  { name: 'replication', run: replicationBench },
 ];
 
 const only = process.argv.slice(2);

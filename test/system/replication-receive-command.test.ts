@@ -61,7 +61,15 @@ describe('replication: the forced command on a real zfs-fuse pool', function () 
     expect(readFileSync(path.join(disks.work, pool, 'replica', 'photos', 'note.txt'), 'utf8')).to.equal('kept across boxes\n');
     const listed = await forced('list photos', `${pool}/replica`);
     expect(listed.code, listed.stderr).to.equal(0);
-    expect(listed.stdout.trim().split('\n')).to.deep.equal([`${pool}/replica/photos@one`]);
+    // Lines of name, property and value: the snapshot with its exact guid (matched across boxes), txg and creation.
+    const snapshotLines = listed.stdout.split('\n').filter((l) => l.includes('@'));
+    expect(snapshotLines.map((l) => l.split('\t').slice(0, 2).join(' '))).to.deep.equal([
+      `${pool}/replica/photos@one guid`,
+      `${pool}/replica/photos@one createtxg`,
+      `${pool}/replica/photos@one creation`,
+    ]);
+    expect(snapshotLines[0]).to.match(/\tguid\t\d+$/);
+    expect(snapshotLines[0]!.split('\t')[2]).to.equal(sh(['zfs', 'get', '-H', '-p', '-o', 'value', 'guid', `${pool}/source@one`]).trim());
   });
 
   for (const [what, original] of [

@@ -8,7 +8,9 @@ describe('replication forced command grammar', () => {
     expect(zfsArgs(receive as never)).to.deep.equal(['zfs', 'receive', 'tank/replica/photos/2026']);
     const list = parseReceiveCommand('list a.b_c-d:e', 'tank');
     expect(list).to.deep.equal({ verb: 'list', dataset: 'tank/a.b_c-d:e' });
-    expect(zfsArgs(list as never)).to.deep.equal(['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', '-d', '1', 'tank/a.b_c-d:e']);
+    expect(zfsArgs(list as never)).to.deep.equal([
+      ...['zfs', 'get', '-H', '-p', '-r', '-d', '1', '-o', 'name,property,value', 'guid,createtxg,creation', 'tank/a.b_c-d:e'],
+    ]);
   });
 
   const refused: [string, string | undefined][] = [

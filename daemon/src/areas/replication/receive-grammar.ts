@@ -4,7 +4,7 @@
  * fixed forms are accepted, with exactly one space between the words:
  *
  *   receive <suffix>   `zfs receive` of the stream on stdin into <parent>/<suffix>
- *   list <suffix>      the snapshots of <parent>/<suffix>, one name a line
+ *   list <suffix>      the snapshots of <parent>/<suffix>: guid, createtxg and creation each
  *
  * The suffix is mapped strictly below the parent the target's administrator chose at pairing:
  * parts of letters, digits and `_ - . :`, each beginning with a letter or digit (so no `.`/`..`
@@ -57,5 +57,6 @@ export function zfsArgs(request: ReceiveRequest): string[] {
   // No -F: a stream never rolls back or destroys what the target holds. (-u, to leave it
   // unmounted, is missing in zfs-fuse; the received dataset mounts below the parent's mountpoint.)
   if (request.verb === 'receive') return ['zfs', 'receive', request.dataset];
-  return ['zfs', 'list', '-H', '-t', 'snapshot', '-o', 'name', '-r', '-d', '1', request.dataset];
+  // Guids (to match snapshots across boxes) need `zfs get -p`: zfs-fuse's `zfs list` rounds them.
+  return ['zfs', 'get', '-H', '-p', '-r', '-d', '1', '-o', 'name,property,value', 'guid,createtxg,creation', request.dataset];
 }
