@@ -8,6 +8,7 @@ import { createDaemon, type Daemon, type DaemonOptions } from '../../daemon/src/
 import { TlsStore } from '../../daemon/src/areas/tls/tls-store.ts';
 import { cookieFetch } from './cookie-fetch.ts';
 import { fetchFrom, nodeFetch } from './local-address.ts';
+import { loopbackLookup } from './loopback-lookup.ts';
 import { ContractMismatch, contractChecker, rawBody, type ContractChecker } from './openapi-check.ts';
 
 export const adminPassword = 'correct horse battery staple';
@@ -57,6 +58,8 @@ export async function startTestDaemon(
     ...options,
     // The project catalog on a loopback port nobody listens on: opening the App Center fetches it
     // once, and a test must never reach the project's server.
+    // Names a pairing is given are resolved without DNS (the hostile sweep types `a` as an address).
+    replication: { lookup: loopbackLookup, ...options.replication },
     store: { projectCatalogs: [{ id: 'cellar', name: 'Cellar', url: 'http://127.0.0.1:9/cellar/catalog.git' }], ...options.store },
   });
   await daemon.start();

@@ -1,6 +1,8 @@
+import type { LookupFunction } from 'node:net';
 import { expect } from 'chai';
+import { ProblemError } from '../../core/problem-error.ts';
 import { parentRefusal } from './parent-check.ts';
-import { normalFingerprint } from './pinned-target.ts';
+import { normalFingerprint, PinnedTarget } from './pinned-target.ts';
 import { formatTargetAddress, parseTargetAddress } from './target-address.ts';
 
 describe('replication pairing: parent dataset, target address, fingerprint', () => {
@@ -42,5 +44,23 @@ describe('replication pairing: parent dataset, target address, fingerprint', () 
     expect(normalFingerprint('ab12cd')).to.equal('AB:12:CD');
     expect(normalFingerprint('AB:12:cd')).to.equal('AB:12:CD');
     expect(normalFingerprint('ab 12 cd')).to.equal('AB:12:CD');
+  });
+});
+
+describe('replication pairing: the target name resolved by the given resolver', () => {
+  it('asks the lookup it was given for the typed name and answers replication.target.unreachable when it finds none', async () => {
+    const asked: string[] = [];
+    const lookup: LookupFunction = (hostname, _options, callback) => {
+      asked.push(hostname);
+      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+    };
+    const target = new PinnedTarget({ host: 'other-box.example', port: 443 }, lookup);
+    const refusal = await target.root('AA:BB').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refusal).to.be.instanceOf(ProblemError);
+    expect((refusal as ProblemError).code).to.equal('replication.target.unreachable');
+    expect(asked).to.deep.equal(['other-box.example']);
   });
 });

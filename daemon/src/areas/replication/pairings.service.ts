@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Pairing, PairingAcceptance, PairingAcceptRequest, PairingOffer, PairRequest } from '../../../../shared/src/api/replication/replication.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -26,6 +27,8 @@ export interface PairingsDeps {
   /** The box's root fingerprint, or null while it has no authority (no HTTPS). */
   rootFingerprint(): string | null;
   parentRefusal(parent: string): Promise<ParentRefusal | null>;
+  /** Resolves a target's typed name; the system's resolver when left out. */
+  lookup?: LookupFunction;
   /** The words of the forced command of a pairing's key. */
   forcedCommand(pairingId: string, parent: string): string[];
   /** This box's name, sent to the target as the pairing's label there. */
@@ -104,7 +107,7 @@ export class PairingsService {
   async pair(request: PairRequest): Promise<Pairing> {
     const target = parseTargetAddress(request.address);
     if (!target) throw new ProblemError('replication.address.invalid', { address: request.address });
-    const pinned = new PinnedTarget(target);
+    const pinned = new PinnedTarget(target, this.deps.lookup);
     const rootPem = await pinned.root(request.rootFingerprint);
     const id = randomUUID();
     const { keys } = this.deps;

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import { request } from 'node:https';
 import { pairingAcceptance, type PairingAcceptance, type PairingAcceptRequest } from '../../../../shared/src/api/replication/replication.ts';
 import { ProblemError } from '../../core/problem-error.ts';
@@ -23,13 +24,21 @@ interface Answer {
   body: string;
 }
 
-function call(target: TargetAddress, method: string, path: string, trust: { ca: string } | 'none', body?: unknown): Promise<Answer> {
+function call(
+  target: TargetAddress,
+  lookup: LookupFunction | undefined,
+  method: string,
+  path: string,
+  trust: { ca: string } | 'none',
+  body?: unknown,
+): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: target.host,
         port: target.port,
+        ...(lookup ? { lookup } : {}),
         method,
         path,
         headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {},
@@ -67,7 +76,11 @@ function call(target: TargetAddress, method: string, path: string, trust: { ca: 
  * fallback: a mismatch or a refused chain ends the pairing with replication.target.fingerprint.
  */
 export class PinnedTarget {
-  constructor(readonly target: TargetAddress) {}
+  /** `lookup` resolves the typed name (the system's resolver when left out). */
+  constructor(
+    readonly target: TargetAddress,
+    private readonly lookup?: LookupFunction,
+  ) {}
 
   private get address(): string {
     return formatTargetAddress(this.target);
@@ -79,7 +92,7 @@ export class PinnedTarget {
 
   /** The target's root certificate, once its fingerprint is the pinned one. */
   async root(pinned: string): Promise<string> {
-    const answer = await call(this.target, 'GET', '/api/system/tls/root-ca.crt', 'none').catch((err: unknown) => {
+    const answer = await call(this.target, this.lookup, 'GET', '/api/system/tls/root-ca.crt', 'none').catch((err: unknown) => {
       throw this.unreachable(err);
     });
     if (answer.status !== 200) throw new ProblemError('replication.target.refused', { status: answer.status });
@@ -95,11 +108,13 @@ export class PinnedTarget {
 
   /** Redeems the code on the target over a connection pinned to `rootPem`. */
   async accept(rootPem: string, body: PairingAcceptRequest): Promise<PairingAcceptance> {
-    const answer = await call(this.target, 'POST', '/api/storage/replication/pairing-offers/accept', { ca: rootPem }, body).catch((err: unknown) => {
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      if (networkCodes.has(code)) throw this.unreachable(err);
-      throw new ProblemError('replication.target.fingerprint', { address: this.address, presented: 'another chain' }, { cause: err });
-    });
+    const answer = await call(this.target, this.lookup, 'POST', '/api/storage/replication/pairing-offers/accept', { ca: rootPem }, body).catch(
+      (err: unknown) => {
+        const code = (err as NodeJS.ErrnoException).code ?? '';
+        if (networkCodes.has(code)) throw this.unreachable(err);
+        throw new ProblemError('replication.target.fingerprint', { address: this.address, presented: 'another chain' }, { cause: err });
+      },
+    );
     const parsed = (() => {
       try {
         return JSON.parse(answer.body) as unknown;

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,8 @@ export interface ReplicationOptions {
   sshHostKeyFile?: string;
   /** The port sshd listens on, told to the source (default 22). */
   sshPort?: number;
+  /** Resolves a target's typed name (tests: loopback names only; default the system's resolver). */
+  lookup?: LookupFunction;
 }
 
 export interface ReplicationAreaDeps {
@@ -81,6 +84,7 @@ export function createReplicationArea(deps: ReplicationAreaDeps) {
       const shares = (await deps.shares.datasets()).flatMap((share) => (share.dataset ? [share.dataset] : []));
       return parentRefusal(parent, datasets, shares);
     },
+    lookup: options.lookup,
     forcedCommand: receiveCommandLine,
     boxName: hostname(),
     changed: (pairings) => deps.topics.publish(topicName.storageReplication, 'changed', pairings),
