@@ -80,7 +80,7 @@ function control(pkg, arch, installedKb) {
  * `version` (a Debian version) replaces package.json's, for a newer build of the same code (the
  * virtual-machine test's update).
  */
-export async function packageDeb({ outDir = path.join(repo, 'dist'), version = undefined } = {}) {
+export async function packageDeb({ outDir = path.join(repo, 'dist'), version } = {}) {
   const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
   if (version) pkg.version = version;
   const arch = run('dpkg', ['--print-architecture']);
