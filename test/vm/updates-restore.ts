@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -82,7 +82,7 @@ export function updatesAndRestore(boxes: () => InstalledBoxes): void {
     const b = boxes();
     const started = Date.now();
     const channels = path.join(b.work, 'channels');
-    const signer = new TestSigner(b.work, 'vm-test-channel');
+    const signer = new TestSigner(mkdtempSync(path.join(b.work, 'channel-key-')), 'vm-test-channel');
     const arch = debianArchitecture();
     const build = path.join(b.work, 'update-build');
     const deb = await packageDeb({ outDir: build, version: newer });
@@ -114,6 +114,13 @@ export function updatesAndRestore(boxes: () => InstalledBoxes): void {
       expect(before).to.deep.include({ applies: true, notApplicable: null, systemDatasets: [] });
       expect(before.installed.version).to.equal(baseVersion);
 
+      // The check reads the channel (apt's own lists fail: the guest reaches nothing else), then the install takes its version.
+      const offered = async (version: string) => {
+        const check = await client.send('POST', '/api/system/updates/check');
+        expect(check.status, check.body).to.equal(200);
+        expect((JSON.parse(check.body) as UpdateStatus).lastCheck?.available, check.body).to.include({ version });
+      };
+      await offered(newer);
       const install = await client.send('POST', '/api/system/updates/install', { box: 'channel', distribution: false });
       expect(install.status, install.body).to.equal(202);
       // The daemon restarts from the new files once the job ended: its health then names the new version.
@@ -137,6 +144,7 @@ export function updatesAndRestore(boxes: () => InstalledBoxes): void {
       // A newer version whose package refuses to install: dpkg stops before unpacking and keeps the one installed.
       const bad = buildDeb(build, { name: 'cellar', version: failing, architecture: arch, preinst: 'echo "this update refuses to install" >&2\nexit 1' });
       writeRelease(path.join(channels, 'stable'), signer, indexFor(failing, [{ file: bad, architecture: arch }]), [bad]);
+      await offered(failing);
       const failed = await client.send('POST', '/api/system/updates/install', { box: 'channel', distribution: false });
       expect(failed.status, failed.body).to.equal(202);
       const jobId = (JSON.parse(failed.body) as Job).id;
