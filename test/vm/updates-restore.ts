@@ -51,7 +51,8 @@ const newPassword = 'the owner password 2';
 const backupPassword = 'the backup password 1';
 
 export function updatesAndRestore(boxes: () => InstalledBoxes): void {
-  let backup: Buffer | null = null;
+  /** The first box's backup, downloaded as the owner keeps it. */
+  const backupFile = (b: InstalledBoxes) => path.join(b.work, 'first-box.cellar-backup');
   const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
 
   /** Boots a disk and answers its HTTPS origin once the daemon answers there (with `version`, when given). */
@@ -172,7 +173,7 @@ export function updatesAndRestore(boxes: () => InstalledBoxes): void {
       const file = await client.send('POST', '/api/system/backup', { password: backupPassword });
       expect(file.status, file.body).to.equal(200);
       expect(file.bytes.subarray(0, 8).toString('latin1')).to.equal('CELLARBK');
-      backup = file.bytes;
+      writeFileSync(backupFile(b), file.bytes);
       await shutDown(b, vm, b.boxDisk, client.send, 'box-update');
       client.close();
     } finally {
@@ -188,16 +189,17 @@ export function updatesAndRestore(boxes: () => InstalledBoxes): void {
 
   it('restores the first box’s configuration backup onto the box the wizard installed: the administrator signs in there with the first box’s password', async () => {
     const b = boxes();
-    expect(backup, 'the backup of the first box').to.not.equal(null);
+    const backup = readFileSync(backupFile(b));
     const started = Date.now();
     const { vm, url } = await boot(b, 'box-restore', [b.secondDisk]);
     b.log(`restore: the second box answered after ${seconds(started)} s`);
     const own = httpsClient(url, b.secondRoot);
     expect((await own.signIn('owner', b.password)).status).to.equal(200);
-    const inspected = await own.send('POST', '/api/system/backup/inspect', { password: backupPassword, backup: backup!.toString('base64') });
+    const inspected = await own.send('POST', '/api/system/backup/inspect', { password: backupPassword, backup: backup.toString('base64') });
     expect(inspected.status, inspected.body).to.equal(200);
     const summary = JSON.parse(inspected.body) as BackupSummary;
-    expect(summary.box.name).to.equal('VM Box');
+    // The first box: its host name (made from its name) and the version the update brought.
+    expect(summary.box).to.deep.equal({ name: 'vm-box', version: newer });
     const parts = summary.parts.map((p) => p.name);
     const restore = await own.send('POST', '/api/system/backup/restore', { backupId: summary.backupId, parts });
     expect(restore.status, restore.body).to.equal(200);
