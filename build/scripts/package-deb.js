@@ -75,9 +75,14 @@ function control(pkg, arch, installedKb) {
   ].join('\n');
 }
 
-/** Builds the package and answers its path. `outDir` defaults to dist/ of the repository. */
-export async function packageDeb({ outDir = path.join(repo, 'dist') } = {}) {
+/**
+ * Builds the package and answers its path. `outDir` defaults to dist/ of the repository;
+ * `version` (a Debian version) replaces package.json's, for a newer build of the same code (the
+ * virtual-machine test's update).
+ */
+export async function packageDeb({ outDir = path.join(repo, 'dist'), version } = {}) {
   const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
+  if (version) pkg.version = version;
   const arch = run('dpkg', ['--print-architecture']);
   execFileSync(process.execPath, [path.join(repo, 'build/scripts/ensure-web.js')], { stdio: 'inherit' });
   await bundleDaemon();

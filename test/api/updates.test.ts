@@ -168,3 +168,24 @@ describe('system updates: checking a signed channel', () => {
     expect(status.lastCheck?.error?.code).to.equal('system.update.unsigned');
   });
 });
+
+describe('system updates: a channel of the box’s own, named in its configuration file', () => {
+  it('reads the channel of updateChannelUrl and trusts the keys of updateKeysFile for it', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'cellar-updates-own-'));
+    const signer = new TestSigner(work, 'owner-channel');
+    const deb = buildDeb(path.join(work, 'build'), { name: 'cellar', version: '9.4.0', architecture: arch });
+    writeRelease(path.join(work, 'channels/stable'), signer, indexFor('9.4.0', [{ file: deb, architecture: arch }]), [deb]);
+    const channel = await serveFolder(path.join(work, 'channels'));
+    // No channel from the test's seams and no BOX_TRUSTED_KEYS: only what the configuration file names.
+    const box = await startTestDaemon({ updateChannelUrl: channel.url, updateKeysFile: signer.keyFile });
+    try {
+      const status = await (await box.signIn()).api.updates.check();
+      expect(status.lastCheck?.error).to.equal(null);
+      expect(status.lastCheck?.available).to.include({ version: '9.4.0' });
+    } finally {
+      await box.close();
+      channel.server.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,6 +5,8 @@ export interface HttpsAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as it came (a backup file, a download). */
+  bytes: Buffer;
 }
 
 /** A caller of an HTTPS daemon that trusts only the given root, keeps its cookies and CSRF token, and reuses its connections. */
@@ -25,7 +27,8 @@ export function httpsClient(base: string, ca: string) {
         res.on('end', () => {
           const set = res.headers['set-cookie'];
           if (set?.length) cookie = set.map((line) => line.split(';')[0]).join('; ');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
         });
       });
       req.on('error', reject);

@@ -28,8 +28,11 @@ export class TestSigner {
   }
 }
 
-/** A tiny Debian package built with dpkg-deb; `postinst` is the body of its maintainer script. */
-export function buildDeb(dir: string, p: { name: string; version: string; architecture?: string; postinst?: string; marker?: string }): string {
+/** A tiny Debian package built with dpkg-deb; `preinst` and `postinst` are the bodies of its maintainer scripts. */
+export function buildDeb(
+  dir: string,
+  p: { name: string; version: string; architecture?: string; preinst?: string; postinst?: string; marker?: string },
+): string {
   const root = path.join(dir, `${p.name}-${p.version}-src`);
   mkdirSync(path.join(root, 'DEBIAN'), { recursive: true });
   mkdirSync(path.join(root, 'usr/share', p.name), { recursive: true });
@@ -38,7 +41,8 @@ export function buildDeb(dir: string, p: { name: string; version: string; archit
     path.join(root, 'DEBIAN/control'),
     `Package: ${p.name}\nVersion: ${p.version}\nArchitecture: ${p.architecture ?? 'all'}\nMaintainer: Cellar tests <tests@localhost>\nDescription: stand-in for the box's package\n`,
   );
-  if (p.postinst !== undefined) writeFileSync(path.join(root, 'DEBIAN/postinst'), `#!/bin/sh\n${p.postinst}\n`, { mode: 0o755 });
+  for (const script of ['preinst', 'postinst'] as const)
+    if (p[script] !== undefined) writeFileSync(path.join(root, 'DEBIAN', script), `#!/bin/sh\n${p[script]}\n`, { mode: 0o755 });
   const file = path.join(dir, `${p.name}_${p.version}_${p.architecture ?? 'all'}.deb`);
   execFileSync('dpkg-deb', ['--root-owner-group', '-Zgzip', '--build', root, file], { stdio: 'ignore' });
   return file;

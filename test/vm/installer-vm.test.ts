@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { InstalledRoot, InstallerOptions, InstallerStatus, InstallRequest } from '../../shared/src/api/installer/installer.ts';
@@ -8,9 +6,11 @@ import type { InstallerCall } from '../../console/src/bridge.ts';
 import { InstallerClient } from '../../console/src/node/installer-client.ts';
 import { freePort } from '../../bench/lib/free-port.ts';
 import { httpsClient, type HttpsAnswer } from '../helpers/https-client.ts';
+import { expectCleanBoot, fetchInsecure, guestPort, minute, onDisk as onGuestDisk, readJournal as readGuestJournal, sh, until } from './guest.ts';
 import { makePoolAndShare, poolName, sftp, shareName, smb, type FileClients, type Run } from './box-files.ts';
 import { currentMedium, imageFile } from './medium-cache.ts';
 import { Vm } from './qemu.ts';
+import { updatesAndRestore } from './updates-restore.ts';
 import { installWithWizard } from './wizard-in-chromium.ts';
 
 /**
@@ -23,49 +23,8 @@ import { installWithWizard } from './wizard-in-chromium.ts';
  * Run by `npm run test:vm` (root, qemu-system-x86, ovmf, xorriso, squashfs-tools, mmdebstrap).
  */
 
-const minute = 60_000;
-/** The daemon's port on the medium and on the box (build/debian/cellar.json). */
-const guestPort = 7484;
 const password = 'the owner password 1';
-/** systemd's journal message ids (sd-messages.h): a unit started, a start job failed, a unit ended in failure. */
-const unitStarted = '39f53479d3a045ac8e11786248231fbf';
-const unitFailedIds = new Set(['be02cf6855d2428ba40df7e9d022f03d', 'd9b373ed55a64feb8242e02dbe79a49c']);
-
-const sh = (argv: string[]) => execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
 type Send = (method: string, path: string, body?: unknown) => Promise<HttpsAnswer>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** GET over TLS without trusting anything: the body, or null while nothing answers. */
-function fetchInsecure(url: string): Promise<{ status: number; body: string } | null> {
-  return new Promise((resolve) => {
-    const req = request(url, { rejectUnauthorized: false, timeout: 15_000 }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', () => resolve(null));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end();
-  });
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>, vm: Vm): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
-    if (!vm.running) throw new Error(`the machine ended while waiting for ${what} (serial log ${vm.serialLog}) ${vm.qemuErrors}`);
-    const value = await probe().catch(() => null);
-    if (value !== null) return value;
-    await sleep(3000);
-  }
-  throw new Error(`no ${what} within ${timeoutMs / 1000} s (serial log ${vm.serialLog})`);
-}
-
-interface JournalEntry {
-  MESSAGE?: string;
-  MESSAGE_ID?: string;
-  UNIT?: string;
-  SYSLOG_IDENTIFIER?: string;
-}
 
 describe('the installation medium in a virtual machine', function () {
   this.timeout(120 * minute);
@@ -86,43 +45,15 @@ describe('the installation medium in a virtual machine', function () {
   let failed = false;
   /** The installed box's root, handed over by the installation through the pinned connection. */
   let installedRoot: InstalledRoot | null = null;
+  /** The box the wizard installed, and the root its console pinned. */
+  let wizardTarget: string;
+  let wizardRoot: string;
 
   /** Runs `read` on the installed disk's system file system, mounted read-only while no machine uses the disk. */
-  function onDisk<T>(label: string, read: (mnt: string) => T): T {
-    const mnt = path.join(work, `mnt-${label}`);
-    mkdirSync(mnt, { recursive: true });
-    const loop = sh(['losetup', '-f', '--show', '-P', '-r', target]).trim();
-    try {
-      // A read-only loop device gets no partition scan here: partx adds the partitions.
-      if (!existsSync(`${loop}p3`)) sh(['partx', '-a', loop]);
-      sh(['mount', '-o', 'ro,noload', `${loop}p3`, mnt]);
-      try {
-        return read(mnt);
-      } finally {
-        sh(['umount', mnt]);
-      }
-    } finally {
-      sh(['losetup', '-d', loop]);
-    }
-  }
-
-  /** The installed disk's journal, read after the machine ended: JSON entries of its last boot, also kept as files. */
-  function readJournal(label: string): JournalEntry[] {
-    return onDisk(label, (mnt) => {
-      const dir = path.join(mnt, 'var/log/journal');
-      const text = path.join(work, `journal-${label}.txt`);
-      writeFileSync(text, sh(['journalctl', '-D', dir, '--no-pager', '-o', 'short-monotonic']));
-      saved.push(text);
-      // The daemon's own journal beside the whole one, as the issue asks of a failure.
-      const daemon = path.join(work, `journal-${label}-cellar.txt`);
-      writeFileSync(daemon, sh(['journalctl', '-D', dir, '-u', 'cellar.service', '--no-pager', '-o', 'short-monotonic']));
-      saved.push(daemon);
-      return sh(['journalctl', '-D', dir, '-b', '--no-pager', '-o', 'json'])
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as JournalEntry);
-    });
-  }
+  const onDisk = <T>(label: string, read: (mnt: string) => T): T => onGuestDisk(work, target, label, read);
+  /** The disk the last machine used: its journal is read after a failure. */
+  let lastDisk = () => target;
+  const readJournal = (label: string) => readGuestJournal(work, lastDisk(), label, saved);
 
   /**
    * Boots the installed disk with the data disk beside it and checks the box; `use` does this boot's
@@ -163,11 +94,7 @@ describe('the installation medium in a virtual machine', function () {
     // QEMU runs with -no-reboot: a restart ends the machine like a shut-down.
     await box.waitExit(10 * minute);
     const journal = readJournal(firmware);
-    const started_ = journal.filter((e) => e.MESSAGE_ID === unitStarted).map((e) => e.UNIT);
-    expect(started_).to.include('cellar.service');
-    expect(started_).to.include('systemd-networkd.service');
-    const failed = journal.filter((e) => e.MESSAGE_ID && unitFailedIds.has(e.MESSAGE_ID)).map((e) => `${e.UNIT}: ${e.MESSAGE}`);
-    expect(failed, 'failed units').to.deep.equal([]);
+    expectCleanBoot(journal);
     // The address the forwarded port reached: QEMU's user network gives 10.0.2.15 by DHCP.
     const networkd = journal.filter((e) => e.SYSLOG_IDENTIFIER === 'systemd-networkd').map((e) => e.MESSAGE ?? '');
     expect(
@@ -349,7 +276,7 @@ describe('the installation medium in a virtual machine', function () {
 
   it('boots the medium by UEFI too and installs onto an empty disk through the console’s wizard page in Chromium', async () => {
     const port = await freePort();
-    const wizardTarget = path.join(work, 'wizard-target.raw');
+    wizardTarget = path.join(work, 'wizard-target.raw');
     sh(['truncate', '-s', '10G', wizardTarget]);
     medium = new Vm({ name: 'medium-uefi', dir: work, firmware: 'uefi', disks: [wizardTarget], cdrom: iso, hostPort: port, guestPort });
     saved.push(medium.serialLog);
@@ -373,6 +300,24 @@ describe('the installation medium in a virtual machine', function () {
       log,
     });
     expect(kept.url).to.equal(origin);
+    wizardRoot = kept.pin!.pem;
     medium.kill();
   });
+
+  // The installed boxes once more: an update from a local signed channel, a configuration backup restored onto the wizard's box.
+  updatesAndRestore(() => ({
+    work,
+    boxDisk: target,
+    dataDisk,
+    boxRoot: installedRoot!.certificate,
+    secondDisk: wizardTarget,
+    secondRoot: wizardRoot,
+    password,
+    saved,
+    log,
+    using: (vm, disk) => {
+      box = vm;
+      lastDisk = () => disk;
+    },
+  }));
 });

@@ -19,13 +19,19 @@ export interface VmOptions {
   guestPort: number;
   /** Further loopback ports forwarded to guest ports (SMB, SSH). */
   forwards?: { hostPort: number; guestPort: number }[];
+  /**
+   * The one address outside the guest it may reach (QEMU's guestfwd): each connection to
+   * `address:port` runs `command` (libslirp parses it into arguments, no shell) with the
+   * connection as its standard input and output.
+   */
+  guestfwd?: { address: string; port: number; command: string[] };
   memoryMiB?: number;
 }
 
 /**
  * One QEMU machine under TCG (no KVM on these machines): user networking restricted to the guest
  * itself (restrict=on: it reaches nothing outside, only the forwarded loopback port reaches it), the
- * serial console into a file, no display. QEMU exits instead of rebooting, so a restart of the guest
+ * serial console into a file, no display; a guestfwd, where given, is the one way out of it. QEMU exits instead of rebooting, so a restart of the guest
  * ends the machine and the test boots the next one from its disk.
  */
 export class Vm {
@@ -35,8 +41,11 @@ export class Vm {
   private stderr = '';
 
   constructor(readonly options: VmOptions) {
-    const { name, dir, firmware, disks, cdrom, hostPort, guestPort, forwards = [] } = options;
+    const { name, dir, firmware, disks, cdrom, hostPort, guestPort, forwards = [], guestfwd } = options;
     const hostfwd = [{ hostPort, guestPort }, ...forwards].map((f) => `,hostfwd=tcp:127.0.0.1:${f.hostPort}-:${f.guestPort}`).join('');
+    // A comma would end QEMU's option: none in the command (paths of this machine, a port).
+    if (guestfwd?.command.some((a) => /[,\s]/.test(a))) throw new Error(`guestfwd command with a comma or space: ${guestfwd.command.join(' ')}`);
+    const toHost = guestfwd ? `,guestfwd=tcp:${guestfwd.address}:${guestfwd.port}-cmd:${guestfwd.command.join(' ')}` : '';
     this.serialLog = path.join(dir, `serial-${name}.log`);
     const args = [
       '-accel',
@@ -51,7 +60,7 @@ export class Vm {
       '-serial',
       `file:${this.serialLog}`,
       '-netdev',
-      `user,id=net0,restrict=on${hostfwd}`,
+      `user,id=net0,restrict=on${hostfwd}${toHost}`,
       '-device',
       'virtio-net-pci,netdev=net0',
     ];

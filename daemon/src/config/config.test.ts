@@ -52,6 +52,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { BOX_CONFIG: file })).to.throw(ConfigError, /Cannot read the config file/);
   });
 
+  it('takes a box’s own update channel and its keys from the config file only, in every mode', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cellar-config-'));
+    const file = path.join(dir, 'cellar.json');
+    writeFileSync(file, JSON.stringify({ updateChannelUrl: 'http://10.0.2.100:8080/', updateKeysFile: '/etc/cellar/update-keys.json' }));
+    expect(loadConfig({}, { BOX_MODE: 'box', BOX_CONFIG: file })).to.include({
+      updateChannelUrl: 'http://10.0.2.100:8080/',
+      updateKeysFile: '/etc/cellar/update-keys.json',
+    });
+    expect(loadConfig({}, { BOX_MODE: 'box' })).to.include({ updateChannelUrl: null, updateKeysFile: null });
+    writeFileSync(file, JSON.stringify({ updateChannelUrl: 'file:///etc/passwd' }));
+    expect(() => loadConfig({}, { BOX_CONFIG: file })).to.throw(ConfigError, /updateChannelUrl/);
+  });
+
   it('takes extra signing keys in development mode only', () => {
     expect(loadConfig({}, { BOX_TRUSTED_KEYS: '/tmp/keys.json' }).trustedKeysFile).to.equal('/tmp/keys.json');
     expect(() => loadConfig({}, { BOX_MODE: 'box', BOX_TRUSTED_KEYS: '/tmp/keys.json' })).to.throw(ConfigError, /BOX_TRUSTED_KEYS: .*development/);

@@ -31,6 +31,13 @@ export interface Config {
    * only (tests sign with their own key); a box trusts only the keys built into the daemon.
    */
   trustedKeysFile: string | null;
+  /**
+   * The box's own update channel instead of the project's (docs/updates.md): a mirror, or a
+   * channel its owner builds. Read from the root-owned config file only, never the environment.
+   */
+  updateChannelUrl: string | null;
+  /** Extra Ed25519 keys (the `trustedKeysFile` format) trusted for update channels and files only, in every mode; config file only. */
+  updateKeysFile: string | null;
   /** The system image (a tar file) the installation medium carries; installer mode writes it to the target disk. */
   installerImage: string;
 }
@@ -49,11 +56,16 @@ const schema = Joi.object<Config, true>({
   logToConsole: Joi.boolean().required(),
   https: Joi.boolean().allow(null).required(),
   trustedKeysFile: Joi.string().min(1).allow(null).required(),
+  updateChannelUrl: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .allow(null)
+    .required(),
+  updateKeysFile: Joi.string().min(1).allow(null).required(),
   installerImage: Joi.string().min(1).required(),
 });
 
 /** Keys of the optional JSON config file; environment variables win over it. */
-const fileKeys = ['mode', 'host', 'port', 'dataDir', 'logLevel'] as const;
+const fileKeys = ['mode', 'host', 'port', 'dataDir', 'logLevel', 'updateChannelUrl', 'updateKeysFile'] as const;
 
 const envKeys: Record<string, keyof Config> = {
   BOX_MODE: 'mode',
@@ -87,6 +99,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     logToConsole: true,
     https: null,
     trustedKeysFile: null,
+    updateChannelUrl: null,
+    updateKeysFile: null,
     installerImage: '/usr/lib/cellar/system-image.tar',
   };
   const file = env.BOX_CONFIG;

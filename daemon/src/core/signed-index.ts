@@ -45,11 +45,14 @@ function ed25519PublicKey(pem: string): KeyObject {
  */
 export function trustedKeys(trustedKeysFile: string | null): TrustedKey[] {
   const keys = projectKeys.map((k) => ({ id: k.id, key: ed25519PublicKey(k.publicKey) }));
-  if (trustedKeysFile === null) return keys;
-  const parsed = keyFileSchema.validate(JSON.parse(readFileSync(trustedKeysFile, 'utf8')));
-  if (parsed.error) throw new Error(`${trustedKeysFile}: ${parsed.error.message}`);
-  for (const k of parsed.value as { id: string; publicKey: string }[]) keys.push({ id: k.id, key: ed25519PublicKey(k.publicKey) });
-  return keys;
+  return trustedKeysFile === null ? keys : [...keys, ...keysOfFile(trustedKeysFile)];
+}
+
+/** The keys of a key file: `[{ "id": "...", "publicKey": "-----BEGIN PUBLIC KEY-----..." }]`. */
+export function keysOfFile(file: string): TrustedKey[] {
+  const parsed = keyFileSchema.validate(JSON.parse(readFileSync(file, 'utf8')));
+  if (parsed.error) throw new Error(`${file}: ${parsed.error.message}`);
+  return (parsed.value as { id: string; publicKey: string }[]).map((k) => ({ id: k.id, key: ed25519PublicKey(k.publicKey) }));
 }
 
 /** Checks `signatureText` (the `.sig` file, or null when there is none) over the index's exact bytes. */

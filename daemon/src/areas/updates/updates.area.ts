@@ -8,7 +8,7 @@ import type { JobKind } from '../../core/jobs/job-types.ts';
 import type { Logger } from '../../core/logger.ts';
 import { product } from '../../core/product.ts';
 import type { Scheduler } from '../../core/scheduler.ts';
-import { trustedKeys } from '../../core/signed-index.ts';
+import { keysOfFile, trustedKeys } from '../../core/signed-index.ts';
 import type { TopicPublisher } from '../../core/topics/topic-provider.ts';
 import { tableRoutes } from '../../http/area-routes.ts';
 import { CommandRunner } from '../../host/command-runner.ts';
@@ -48,7 +48,7 @@ export interface UpdatesOptions {
 }
 
 export interface UpdatesAreaDeps {
-  config: { mode: Mode; dataDir: string; trustedKeysFile: string | null };
+  config: { mode: Mode; dataDir: string; trustedKeysFile: string | null; updateChannelUrl: string | null; updateKeysFile: string | null };
   /** `restart`: see DaemonOptions.restart; `updates`: the seams above. */
   options: { restart?: (reason?: 'restore' | 'package' | 'snapshot') => void; updates?: Partial<UpdatesOptions> };
   settings: typeof SystemSettingRow;
@@ -72,14 +72,17 @@ export async function createUpdatesArea(deps: UpdatesAreaDeps) {
     apply: box,
     root: null,
     systemDatasets: null,
-    channelUrl: box ? projectChannelUrl : null,
+    // The owner's own channel (a mirror, their own builds) from the config file, else the project's on a box.
+    channelUrl: deps.config.updateChannelUrl ?? (box ? projectChannelUrl : null),
     packageName: 'cellar',
     architecture: debianArchitecture(),
     checkDelayMs: null,
     ...deps.options.updates,
   };
   const runner = new CommandRunner(logger, o.apply);
-  const keys = trustedKeys(deps.config.trustedKeysFile);
+  // The config file's update keys are trusted for updates only: the Store's catalogs keep the project's.
+  const { updateKeysFile } = deps.config;
+  const keys = [...trustedKeys(deps.config.trustedKeysFile), ...(updateKeysFile === null ? [] : keysOfFile(updateKeysFile))];
   const datasets = o.systemDatasets ?? (o.apply ? await findSystemDatasets(runner) : []);
   const state = new UpdatesStateStore(deps.settings, () => clock.now());
   let commit: Promise<string | null> | null = null;
