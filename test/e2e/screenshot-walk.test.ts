@@ -97,6 +97,14 @@ const cutControlsScript = `(() => {
   return out;
 })()`;
 
+/**
+ * File inputs the browser draws itself: their button and empty state ("Choose File", "No file
+ * chosen") follow the browser's language, not the page's (lib/ui/FilePicker.svelte draws its own).
+ */
+const nativeFileInputsScript = `[...document.querySelectorAll('input[type=file]')]
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).opacity !== '0'; })
+  .map((el) => el.getAttribute('aria-label') || el.id || 'unnamed')`;
+
 const viewports = [
   { name: 'desktop', size: { width: 1366, height: 820 }, touch: false },
   { name: 'phone', size: phoneViewport, touch: true },
@@ -134,7 +142,8 @@ describe('e2e: screenshot walk in German', function () {
     const own = (await page.evaluate(ownWordsScript)) as string;
     const english = [...new Set(wordsOf(own).filter((w) => englishOnly.has(w)))].map((w) => `${name}: English word ${w}`);
     const cut = ((await page.evaluate(cutControlsScript)) as string[]).map((c) => `${name}: cut ${c}`);
-    return [...keys, ...english, ...cut];
+    const native = ((await page.evaluate(nativeFileInputsScript)) as string[]).map((f) => `${name}: the browser's own file field ${f}`);
+    return [...keys, ...english, ...cut, ...native];
   }
 
   for (const { name: size, size: viewport, touch } of viewports) {
