@@ -32,6 +32,11 @@ describe('logs app: filters to queries', () => {
     expect(isLive(filters({ preset: 'custom', customTo: '2026-11-02T00:00' }))).to.equal(false);
   });
 
+  it("reads the custom times in the box's time zone, not the browser's", () => {
+    const custom = filters({ preset: 'custom', customFrom: '2026-11-01T08:30', customTo: '2026-11-01T09:00' });
+    expect(toQuery(custom, now, 'en', 'Asia/Tokyo')).to.include({ from: '2026-10-31T23:30:00.000Z', to: '2026-11-01T00:00:00.000Z' });
+  });
+
   it('sends levels, sources and the trimmed search only when set', () => {
     const q = toQuery(filters({ levels: ['warn', 'error'], sources: ['daemon'], search: '  disk full ' }), now, 'en');
     expect(q.level).to.deep.equal(['warn', 'error']);

@@ -1,6 +1,7 @@
 import { requestIdPattern, type LogEntry, type LogFilterQuery, type LogLevel } from '../../../../shared/src/api/logs/logs.ts';
 import type { Language } from '../../../../shared/src/api/system/system.ts';
 import { codeWords, logMessageText } from './log-message.ts';
+import { wallTimeIn } from '../../lib/zone-time.ts';
 
 /** The time ranges offered in the filter bar; `custom` uses the chosen from/to. */
 export const rangePresets = ['15m', '1h', '24h', '7d', '30d', 'custom'] as const;
@@ -27,19 +28,22 @@ export interface LogFilters {
 
 export const defaultFilters = (): LogFilters => ({ preset: '24h', customFrom: '', customTo: '', levels: [], sources: [], search: '' });
 
-/** The absolute range of the filters at `now`; a preset always ends now. */
-export function timeRange(filters: LogFilters, now: number): { from: number | null; to: number | null } {
+/**
+ * The absolute range of the filters at `now`; a preset always ends now. The custom times are wall
+ * clock times in `timeZone` (the box's, as the entries are shown), the browser's when null.
+ */
+export function timeRange(filters: LogFilters, now: number, timeZone?: string | null): { from: number | null; to: number | null } {
   if (filters.preset !== 'custom') return { from: now - presetMs[filters.preset], to: now };
   const parse = (text: string) => {
-    const ms = text ? new Date(text).getTime() : NaN;
+    const ms = wallTimeIn(text, timeZone);
     return Number.isNaN(ms) ? null : ms;
   };
   return { from: parse(filters.customFrom), to: parse(filters.customTo) };
 }
 
 /** The API query of the filters (list, export, histogram), read in `language` (the search also matches the entries' texts in it). */
-export function toQuery(filters: LogFilters, now: number, language: Language): LogFilterQuery {
-  const { from, to } = timeRange(filters, now);
+export function toQuery(filters: LogFilters, now: number, language: Language, timeZone?: string | null): LogFilterQuery {
+  const { from, to } = timeRange(filters, now, timeZone);
   const query: LogFilterQuery = {};
   if (from !== null) query.from = new Date(from).toISOString();
   if (to !== null) query.to = new Date(to).toISOString();
@@ -72,8 +76,8 @@ function words(text: string): string[] {
  * closely enough for the tail (words as prefixes anywhere in message or fields, or the exact
  * request id); the next reload asks the box itself.
  */
-export function entryMatches(entry: LogEntry, filters: LogFilters, now: number, language: Language): boolean {
-  const { from } = timeRange(filters, now);
+export function entryMatches(entry: LogEntry, filters: LogFilters, now: number, language: Language, timeZone?: string | null): boolean {
+  const { from } = timeRange(filters, now, timeZone);
   const time = Date.parse(entry.time);
   if (from !== null && time < from) return false;
   if (filters.levels.length && !filters.levels.includes(entry.level)) return false;
