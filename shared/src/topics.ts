@@ -148,7 +148,7 @@ export const topics = {
   /** Administrators only; snapshot: the same as GET /api/proxy. */
   proxy: topic<ProxySettings, ProxyEvent>(/^proxy$/),
   /** Administrators only; snapshot: the same as GET /api/storage/replication/tasks. */
-  replicationTasks: topic<ReplicationTask[], ReplicationTasksEvent>(/^replication\/tasks$/),
+  replicationTasks: topic<ReplicationTask[], ReplicationTasksEvent>(/^storage\/replication\/tasks$/),
   /** Administrators only; snapshot: the same as GET /api/storage/replication/pairings. */
   storageReplication: topic<Pairing[], StorageReplicationEvent>(/^storage\/replication$/),
 };
@@ -172,7 +172,7 @@ export const topicName = {
   storeAdmin: 'store/admin',
   systemUpdates: 'system/updates',
   proxy: 'proxy',
-  replicationTasks: 'replication/tasks',
+  replicationTasks: 'storage/replication/tasks',
   storageReplication: 'storage/replication',
 };
 

@@ -165,15 +165,15 @@ describe('replication tasks API', function () {
   it('publishes the task list on replication/tasks after each change, to administrators only', async () => {
     const socket = await connectSocket(box.url, admin);
     try {
-      expect(await socket.subscribe('replication/tasks')).to.deep.equal({ ok: true, snapshot: [] });
+      expect(await socket.subscribe('storage/replication/tasks')).to.deep.equal({ ok: true, snapshot: [] });
       const created = admin.api.replicationTasks.create({ body: task() });
-      const added = await socket.nextEvent('replication/tasks');
+      const added = await socket.nextEvent('storage/replication/tasks');
       const made = await created;
-      expect(added).to.deep.equal({ topic: 'replication/tasks', type: 'changed', data: [made] });
-      const changing = socket.nextEvent('replication/tasks');
+      expect(added).to.deep.equal({ topic: 'storage/replication/tasks', type: 'changed', data: [made] });
+      const changing = socket.nextEvent('storage/replication/tasks');
       const changed = await admin.api.replicationTasks.update({ params: { taskId: made.id }, body: { enabled: false } });
       expect((await changing).data).to.deep.equal([changed]);
-      const deleting = socket.nextEvent('replication/tasks');
+      const deleting = socket.nextEvent('storage/replication/tasks');
       await admin.api.replicationTasks.delete({ params: { taskId: made.id } });
       expect((await deleting).data).to.deep.equal([]);
     } finally {
@@ -198,7 +198,7 @@ describe('replication tasks API', function () {
     await expectProblem(box.client().api.replicationTasks.list(), 'auth.session.required', 401);
     const socket = await connectSocket(box.url, paula);
     try {
-      const ack = await socket.subscribe('replication/tasks');
+      const ack = await socket.subscribe('storage/replication/tasks');
       expect(ack.ok === false && ack.problem.code).to.equal('auth.permission.denied');
     } finally {
       socket.close();

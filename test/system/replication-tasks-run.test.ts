@@ -132,7 +132,7 @@ describe('replication task runs with zfs send | zfs receive between two zfs-fuse
     const first = await snapshot(docs);
     taskId = (await admin.api.replicationTasks.create({ body: task({}) })).id;
     const socket = await connectSocket(box.url, admin);
-    await socket.subscribe('replication/tasks');
+    await socket.subscribe('storage/replication/tasks');
     const job = await runTask(taskId).finally(() => socket.close());
     // The bytes of the running run on the task topic, beside the job's own topic.
     const progress = socket.events.filter((e) => e.type === 'progress');

@@ -135,7 +135,7 @@ export const replicationTasksRoutes = {
     method: 'GET',
     path: base,
     access: 'admin',
-    summary: 'Replication tasks with last and next run, by name; topic replication/tasks',
+    summary: 'Replication tasks with last and next run, by name; topic storage/replication/tasks',
     status: 200,
     response: Joi.array<ReplicationTask[]>().items(replicationTask),
     errors: [],
